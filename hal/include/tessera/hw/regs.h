@@ -1,0 +1,212 @@
+/*
+ * Tessera hardware reference: CSR numbers, memory map, register offsets.
+ *
+ * The single source of truth shared by the firmware (C++), the device models
+ * (plain C), the host HAL backend and the QEMU machine. Plain C99 with no
+ * dependency beyond <stdint.h> so that every one of those can include it.
+ * docs/memory-map.md describes the same facts for people; keep them in step.
+ */
+#ifndef TESSERA_HW_REGS_H
+#define TESSERA_HW_REGS_H
+
+#include <stdint.h>
+
+/* ---------------------------------------------------------------------------
+ * Custom CSRs (numbers of the reference Tinsel hardware, csrrw forms only)
+ * ------------------------------------------------------------------------- */
+#define TESSERA_CSR_FREE        0x802 /* write: give a slot to hardware (alloc/free) */
+#define TESSERA_CSR_CAN_SEND    0x803 /* read: 1 if a send may start             */
+#define TESSERA_CSR_CAN_RECV    0x805 /* read: 1 if a message is waiting         */
+#define TESSERA_CSR_SEND_LEN    0x806 /* write: flits - 1 of the next send       */
+#define TESSERA_CSR_SEND_PTR    0x807 /* write: scratchpad slot to send from     */
+#define TESSERA_CSR_SEND        0x808 /* write: destination thread id; sends     */
+#define TESSERA_CSR_RECV        0x809 /* read: slot address of the next message  */
+#define TESSERA_CSR_WAIT_UNTIL  0x80a /* swap: block until a condition holds     */
+#define TESSERA_CSR_FROM_UART   0x80b /* read: byte from the host link           */
+#define TESSERA_CSR_TO_UART     0x80c /* write: byte to the host link            */
+#define TESSERA_CSR_EMIT        0x80f /* write: byte to the console line buffer  */
+#define TESSERA_CSR_HART_ID     0xf14 /* read: global thread id (mhartid)        */
+#define TESSERA_CSR_CYCLE       0xc00 /* read: modelled cycle count (low word)   */
+#define TESSERA_CSR_CYCLEH      0xc80 /* read: modelled cycle count (high word)  */
+
+/* Wait-until condition bits (TESSERA_CSR_WAIT_UNTIL). */
+#define TESSERA_WAIT_CAN_SEND   (1u << 0)
+#define TESSERA_WAIT_CAN_RECV   (1u << 1)
+#define TESSERA_WAIT_IDLE       (1u << 2)
+#define TESSERA_WAIT_IDLE_VOTE  (1u << 3)
+
+/* ---------------------------------------------------------------------------
+ * Memory map. Every hart sees the same map; what differs is which tile's
+ * scratchpad and which board's DRAM sits behind the windows.
+ * ------------------------------------------------------------------------- */
+#define TESSERA_SCRATCH_BASE    0x00010000u /* this tile's mailbox scratchpad   */
+#define TESSERA_SCRATCH_SIZE    0x00010000u /* 64 KiB: 1,024 slots of 64 bytes   */
+#define TESSERA_SYSINFO_BASE    0x00100000u /* machine facts, boot check-in      */
+#define TESSERA_SYSINFO_SIZE    0x00001000u
+#define TESSERA_EXIT_BASE       0x00101000u /* sifive_test-style finisher        */
+#define TESSERA_EXIT_SIZE       0x00001000u
+#define TESSERA_CONSOLE_BASE    0x00102000u /* line-assembling console UART      */
+#define TESSERA_CONSOLE_SIZE    0x00001000u
+#define TESSERA_MSWI_BASE       0x02000000u /* per-board ACLINT MSWI             */
+#define TESSERA_MSWI_STRIDE     0x00004000u /* board b's MSWI at BASE + b*STRIDE */
+#define TESSERA_MSWI_SIZE       0x00100000u /* room for 64 boards                */
+#define TESSERA_DRAM_BASE       0x80000000u /* this board's DRAM                 */
+#define TESSERA_CODE_SIZE       0x00400000u /* code, data, bss: first 4 MiB      */
+
+/* Message slots: 64 bytes each; a message is 1..4 flits of 16 bytes. */
+#define TESSERA_LOG_BYTES_PER_SLOT  6
+#define TESSERA_BYTES_PER_SLOT      (1u << TESSERA_LOG_BYTES_PER_SLOT)
+#define TESSERA_BYTES_PER_FLIT      16u
+#define TESSERA_MAX_FLITS           4u
+
+/* ---------------------------------------------------------------------------
+ * Sysinfo registers (32-bit, read-only unless noted). Registers marked
+ * "per hart" answer for the hart that reads them.
+ * ------------------------------------------------------------------------- */
+#define TESSERA_SYSINFO_MAGIC            0x00 /* 'TSRA' */
+#define TESSERA_SYSINFO_VERSION          0x04
+#define TESSERA_SYSINFO_BOARDS_X         0x08
+#define TESSERA_SYSINFO_BOARDS_Y         0x0c
+#define TESSERA_SYSINFO_TILES_X          0x10
+#define TESSERA_SYSINFO_TILES_Y          0x14
+#define TESSERA_SYSINFO_CORES_PER_TILE   0x18
+#define TESSERA_SYSINFO_THREADS_PER_CORE 0x1c
+#define TESSERA_SYSINFO_CLOCK_MHZ        0x20
+#define TESSERA_SYSINFO_DRAM_SIZE        0x24 /* bytes of DRAM per board       */
+#define TESSERA_SYSINFO_PARTITION_SIZE   0x28 /* bytes of stack+heap per hart  */
+#define TESSERA_SYSINFO_NUM_HARTS        0x2c /* harts in the whole machine    */
+#define TESSERA_SYSINFO_HART_INDEX       0x30 /* per hart: dense index, 0..N-1 */
+#define TESSERA_SYSINFO_PARTITION_BASE   0x34 /* per hart: its partition       */
+#define TESSERA_SYSINFO_CHECKIN          0x38 /* write: check in; read: count  */
+#define TESSERA_SYSINFO_BOARD_LEADER     0x3c /* per hart: 1 if first of board */
+#define TESSERA_SYSINFO_HOST_ID          0x40 /* thread id of the host         */
+
+#define TESSERA_SYSINFO_MAGIC_VALUE      0x41525354u /* "TSRA" little-endian */
+#define TESSERA_SYSINFO_VERSION_VALUE    1u
+
+/* Exit device (same encoding as QEMU's sifive_test). */
+#define TESSERA_EXIT_PASS       0x5555u
+#define TESSERA_EXIT_FAIL       0x3333u /* | (code << 16) */
+
+/* Console: bytes written to TX join the writing hart's line; a newline, a
+ * full line buffer or a write to FLUSH prints the line whole. */
+#define TESSERA_CONSOLE_TX      0x00
+#define TESSERA_CONSOLE_FLUSH   0x04
+#define TESSERA_CONSOLE_LINE_MAX 256u
+
+/* ---------------------------------------------------------------------------
+ * Thread ids (DESIGN 1.1): most significant first board Y, board X, tile Y,
+ * tile X, core in tile, thread in core. Each field is ceil(log2(extent))
+ * bits wide; tile, core and thread extents are powers of two.
+ * ------------------------------------------------------------------------- */
+static inline uint32_t tessera_log2_ceil(uint32_t n)
+{
+    uint32_t bits = 0;
+    while ((1u << bits) < n) {
+        bits++;
+    }
+    return bits;
+}
+
+typedef struct TesseraShape {
+    uint32_t boards_x, boards_y;
+    uint32_t tiles_x, tiles_y;
+    uint32_t cores_per_tile;
+    uint32_t threads_per_core;
+} TesseraShape;
+
+typedef struct TesseraCoords {
+    uint32_t board_x, board_y, tile_x, tile_y, core, thread;
+} TesseraCoords;
+
+static inline uint32_t tessera_threads_per_tile(const TesseraShape *s)
+{
+    return s->cores_per_tile * s->threads_per_core;
+}
+
+static inline uint32_t tessera_threads_per_board(const TesseraShape *s)
+{
+    return s->tiles_x * s->tiles_y * tessera_threads_per_tile(s);
+}
+
+static inline uint32_t tessera_num_threads(const TesseraShape *s)
+{
+    return s->boards_x * s->boards_y * tessera_threads_per_board(s);
+}
+
+/* Bits of a thread id below the board fields. */
+static inline uint32_t tessera_board_shift(const TesseraShape *s)
+{
+    return tessera_log2_ceil(s->threads_per_core) +
+           tessera_log2_ceil(s->cores_per_tile) +
+           tessera_log2_ceil(s->tiles_x) + tessera_log2_ceil(s->tiles_y);
+}
+
+/* Bits of a thread id below the tile fields (= log2 threads per tile). */
+static inline uint32_t tessera_tile_shift(const TesseraShape *s)
+{
+    return tessera_log2_ceil(s->threads_per_core) +
+           tessera_log2_ceil(s->cores_per_tile);
+}
+
+static inline uint32_t tessera_thread_id(const TesseraShape *s,
+                                         const TesseraCoords *c)
+{
+    uint32_t id = c->board_y;
+    id = (id << tessera_log2_ceil(s->boards_x)) | c->board_x;
+    id = (id << tessera_log2_ceil(s->tiles_y)) | c->tile_y;
+    id = (id << tessera_log2_ceil(s->tiles_x)) | c->tile_x;
+    id = (id << tessera_log2_ceil(s->cores_per_tile)) | c->core;
+    id = (id << tessera_log2_ceil(s->threads_per_core)) | c->thread;
+    return id;
+}
+
+static inline TesseraCoords tessera_coords(const TesseraShape *s, uint32_t id)
+{
+    TesseraCoords c;
+    uint32_t b;
+    b = tessera_log2_ceil(s->threads_per_core);
+    c.thread = id & ((1u << b) - 1);
+    id >>= b;
+    b = tessera_log2_ceil(s->cores_per_tile);
+    c.core = id & ((1u << b) - 1);
+    id >>= b;
+    b = tessera_log2_ceil(s->tiles_x);
+    c.tile_x = id & ((1u << b) - 1);
+    id >>= b;
+    b = tessera_log2_ceil(s->tiles_y);
+    c.tile_y = id & ((1u << b) - 1);
+    id >>= b;
+    b = tessera_log2_ceil(s->boards_x);
+    c.board_x = id & ((1u << b) - 1);
+    id >>= b;
+    c.board_y = id;
+    return c;
+}
+
+/* True if id names a thread that exists in this shape. */
+static inline int tessera_thread_exists(const TesseraShape *s, uint32_t id)
+{
+    TesseraCoords c = tessera_coords(s, id);
+    return c.board_x < s->boards_x && c.board_y < s->boards_y &&
+           c.tile_x < s->tiles_x && c.tile_y < s->tiles_y &&
+           c.core < s->cores_per_tile && c.thread < s->threads_per_core;
+}
+
+/* Dense index 0..N-1, boards in row-major order, then the board-local id. */
+static inline uint32_t tessera_dense_index(const TesseraShape *s, uint32_t id)
+{
+    TesseraCoords c = tessera_coords(s, id);
+    uint32_t board = c.board_y * s->boards_x + c.board_x;
+    uint32_t local = id & ((1u << tessera_board_shift(s)) - 1);
+    return board * tessera_threads_per_board(s) + local;
+}
+
+/* The host sits above every thread id: one more board row. */
+static inline uint32_t tessera_host_id(const TesseraShape *s)
+{
+    return s->boards_y << (tessera_board_shift(s) +
+                           tessera_log2_ceil(s->boards_x));
+}
+
+#endif /* TESSERA_HW_REGS_H */

@@ -1,0 +1,150 @@
+#!/usr/bin/env bash
+# Builds qemu-system-riscv32 with the Tessera machine: Debian's QEMU 10.0.x
+# source (upstream tarball of the `qemu` source package) + the overlay in
+# this folder (new files, a few small patches, the plain C device models and
+# the shared register header).
+#
+# Cached outside the clone: the source tree and its build directory once per
+# QEMU version and patch set, and each finished binary under a hash of its
+# inputs, so a second build of the same inputs is free and an overlay change
+# rebuilds only what it touches.
+#
+# Usage: qemu/build.sh [LINK_DIR]   (default LINK_DIR: build/qemu)
+# Prints the path of the binary on its last line.
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo=$(dirname "$here")
+cache=${TESSERA_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/tessera}
+link_dir=${1:-$repo/build/qemu}
+jobs=${TESSERA_JOBS:-2}
+
+say() { echo "qemu/build.sh: $*" >&2; }
+die() { say "error: $*"; exit 1; }
+
+# Everything that goes into the binary, as a hash.
+inputs_hash() {
+    (cd "$repo" &&
+        find qemu/build.sh qemu/patches qemu/overlay qemu/models \
+            hal/include/tessera/hw -type f \
+            \( -name '*.c' -o -name '*.h' -o -name '*.patch' -o -name '*.mak' \
+               -o -name 'meson.build' -o -name 'trace-events' -o -name 'Kconfig' \
+               -o -name 'build.sh' \) -print0 |
+        sort -z | xargs -0 sha256sum) | sha256sum | cut -c1-16
+}
+
+key=$(inputs_hash)
+bin="$cache/bin/$key/qemu-system-riscv32"
+
+link_binary() {
+    mkdir -p "$link_dir"
+    ln -sfn "$bin" "$link_dir/qemu-system-riscv32"
+    echo "$link_dir/qemu-system-riscv32"
+}
+
+if [ -x "$bin" ]; then
+    link_binary
+    exit 0
+fi
+
+check_tools() {
+    local missing=()
+    command -v ninja >/dev/null || missing+=(ninja-build)
+    command -v pkg-config >/dev/null || missing+=(pkg-config)
+    command -v meson >/dev/null || missing+=("meson (>= 1.5, bookworm-backports)")
+    pkg-config --exists glib-2.0 2>/dev/null || missing+=(libglib2.0-dev)
+    pkg-config --exists pixman-1 2>/dev/null || missing+=(libpixman-1-dev)
+    [ -f /usr/include/libfdt.h ] || missing+=(libfdt-dev)
+    /usr/bin/python3 -c 'import pycotap' 2>/dev/null ||
+        missing+=("python3-pycotap (bookworm-backports)")
+    if [ ${#missing[@]} -gt 0 ]; then
+        die "missing build dependencies: ${missing[*]} (./tessera setup installs them)"
+    fi
+    local mv
+    mv=$(meson --version)
+    if ! printf '1.5.0\n%s\n' "$mv" | sort -V -C; then
+        die "meson $mv is too old; QEMU 10 needs >= 1.5 (bookworm-backports)"
+    fi
+}
+
+find_tarball() {
+    ls "$cache"/src/qemu_10.0.*+ds.orig.tar.xz 2>/dev/null | sort -V | tail -n 1
+}
+
+fetch_source() {
+    local tarball
+    tarball=$(find_tarball)
+    if [ -z "$tarball" ]; then
+        command -v apt-get >/dev/null || die "apt-get not found; put qemu_10.0.*+ds.orig.tar.xz in $cache/src"
+        say "downloading Debian's qemu source package"
+        mkdir -p "$cache/src"
+        (cd "$cache/src" && apt-get source --download-only qemu >&2) ||
+            die "apt-get source qemu failed: a deb-src entry for trixie is needed (./tessera setup adds it)"
+        tarball=$(find_tarball)
+        [ -n "$tarball" ] || die "Debian's qemu source is not 10.0.x: $(ls "$cache/src")"
+    fi
+    echo "$tarball"
+}
+
+# Copies src to dst only if the content differs, so ninja rebuilds only
+# what changed.
+sync_file() {
+    local src=$1 dst=$2
+    if ! cmp -s "$src" "$dst"; then
+        mkdir -p "$(dirname "$dst")"
+        cp "$src" "$dst"
+    fi
+}
+
+check_tools
+mkdir -p "$cache"
+exec 9>"$cache/.build.lock"
+flock 9
+
+tarball=$(fetch_source)
+version=$(basename "$tarball" | sed -E 's/^qemu_([0-9.]+)\+ds.*/\1/')
+tree="$cache/qemu-$version"
+patch_key=$(cat "$here"/patches/*.patch | sha256sum | cut -c1-16)
+
+if [ "$(cat "$tree/.tessera-patches" 2>/dev/null)" != "$patch_key" ]; then
+    if [ -e "$tree/.tessera-patches" ] || [ ! -f "$tree/configure" ]; then
+        say "unpacking $(basename "$tarball")"
+        rm -rf "$tree"
+        tar -C "$cache" -xf "$tarball"
+    fi
+    for p in "$here"/patches/*.patch; do
+        say "applying $(basename "$p")"
+        patch -d "$tree" -p1 -N --no-backup-if-mismatch -s < "$p" >&2 ||
+            die "$(basename "$p") does not apply to QEMU $version"
+    done
+    echo "$patch_key" > "$tree/.tessera-patches"
+fi
+
+(cd "$here/overlay" && find . -type f) | while read -r f; do
+    sync_file "$here/overlay/$f" "$tree/$f"
+done
+for f in "$here"/models/*.c "$here"/models/*.h; do
+    sync_file "$f" "$tree/hw/riscv/tessera/models/$(basename "$f")"
+done
+sync_file "$repo/hal/include/tessera/hw/regs.h" \
+    "$tree/hw/riscv/tessera/include/tessera/hw/regs.h"
+
+if [ ! -f "$tree/build/build.ninja" ]; then
+    say "configuring QEMU $version (riscv32-softmmu only)"
+    mkdir -p "$tree/build"
+    (cd "$tree/build" && ../configure \
+        --target-list=riscv32-softmmu \
+        --without-default-features --without-default-devices \
+        --with-devices-riscv32=tessera \
+        --disable-install-blobs --disable-docs --enable-fdt=system \
+        --python=/usr/bin/python3 >&2) || die "QEMU configure failed"
+fi
+
+say "building qemu-system-riscv32 (QEMU $version, inputs $key)"
+nice ninja -C "$tree/build" -j "$jobs" qemu-system-riscv32 >&2 ||
+    die "QEMU build failed"
+
+mkdir -p "$(dirname "$bin")"
+cp "$tree/build/qemu-system-riscv32" "$bin.tmp"
+mv "$bin.tmp" "$bin"
+link_binary

@@ -1,0 +1,64 @@
+/*
+ * Sysinfo model: the machine-facts register block and the boot check-in
+ * register (see TESSERA_SYSINFO_* in tessera/hw/regs.h). Plain C: used by
+ * the QEMU wrapper and by the host HAL backend.
+ *
+ * Check-in: a hart writes its status (0 = success) to CHECKIN once its work
+ * is done; reading CHECKIN returns how many distinct harts have checked in.
+ * When the last hart checks in the model asks its host to end the run:
+ * success if every status was 0, otherwise the first non-zero status.
+ * A second check-in by the same hart is a guest error and is ignored.
+ */
+#ifndef TESSERA_MODELS_SYSINFO_H
+#define TESSERA_MODELS_SYSINFO_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "tessera/hw/regs.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct TesseraSysinfoConfig {
+    TesseraShape shape;
+    uint32_t clock_mhz;
+    uint32_t dram_size;      /* bytes per board */
+    uint32_t partition_size; /* bytes per hart */
+} TesseraSysinfoConfig;
+
+typedef enum TesseraSysinfoAction {
+    TESSERA_SYSINFO_CONTINUE,
+    TESSERA_SYSINFO_EXIT, /* the run is over; *exit_code says how */
+    TESSERA_SYSINFO_GUEST_ERROR, /* bad access; *error says why */
+} TesseraSysinfoAction;
+
+typedef struct TesseraSysinfo TesseraSysinfo;
+
+/* NULL on OOM or if cfg breaks the assumptions of regs.h: an extent of 0;
+ * tile, core or thread extents not powers of two; ids (host id included)
+ * wider than 32 bits; partitions reaching beyond dram_size; DRAM beyond
+ * the 32-bit address space. */
+TesseraSysinfo *tessera_sysinfo_new(const TesseraSysinfoConfig *cfg);
+void tessera_sysinfo_free(TesseraSysinfo *s);
+
+/* Reads register `offset` on behalf of thread id `hart_id`. Unknown
+ * offsets read 0 and return TESSERA_SYSINFO_GUEST_ERROR. */
+TesseraSysinfoAction tessera_sysinfo_read(TesseraSysinfo *s, uint32_t hart_id,
+                                          uint32_t offset, uint32_t *value,
+                                          const char **error);
+
+TesseraSysinfoAction tessera_sysinfo_write(TesseraSysinfo *s, uint32_t hart_id,
+                                           uint32_t offset, uint32_t value,
+                                           int *exit_code, const char **error);
+
+/* Partition base of a thread: DRAM_BASE + CODE_SIZE + local * size. */
+uint32_t tessera_sysinfo_partition_base(const TesseraSysinfo *s,
+                                        uint32_t hart_id);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TESSERA_MODELS_SYSINFO_H */

@@ -1,0 +1,467 @@
+/*
+ * Tessera machine: a 2-D mesh of boards, each a 2-D mesh of tiles of
+ * multithreaded RV32IMF cores. Every hardware thread is a hart whose
+ * mhartid is its Tinsel-style global thread id.
+ *
+ * Each board has its own DRAM at TESSERA_DRAM_BASE holding its own copy of
+ * the image; each tile has its own mailbox scratchpad at
+ * TESSERA_SCRATCH_BASE. Harts get this view through a per-tile address
+ * space: the tile's scratchpad and its board's DRAM over the shared system
+ * bus (sysinfo, console, exit device, one ACLINT MSWI per board).
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "qemu/osdep.h"
+#include "qemu/error-report.h"
+#include "qemu/units.h"
+#include "qapi/error.h"
+#include "qapi/visitor.h"
+#include "hw/boards.h"
+#include "hw/loader.h"
+#include "hw/qdev-properties.h"
+#include "hw/intc/riscv_aclint.h"
+#include "hw/misc/sifive_test.h"
+#include "hw/riscv/tessera.h"
+#include "elf.h"
+#include "exec/address-spaces.h"
+#include "system/reset.h"
+#include "system/system.h"
+#include "trace.h"
+
+/* A machine property: a uint32 field with its allowed range. */
+typedef struct TesseraProp {
+    const char *name;
+    size_t offset;
+    uint32_t min, max;
+    bool power_of_two;
+    uint32_t dflt;
+    const char *description;
+} TesseraProp;
+
+#define TPROP(field) offsetof(TesseraMachineState, field)
+
+static const TesseraProp tessera_props[] = {
+    { "boards-x", TPROP(boards_x), 1, TESSERA_MAX_BOARDS_XY, false, 1,
+      "boards in the mesh, X extent" },
+    { "boards-y", TPROP(boards_y), 1, TESSERA_MAX_BOARDS_XY, false, 1,
+      "boards in the mesh, Y extent" },
+    { "tiles-x", TPROP(tiles_x), 1, TESSERA_MAX_TILES_XY, true, 2,
+      "tiles per board, X extent (power of two)" },
+    { "tiles-y", TPROP(tiles_y), 1, TESSERA_MAX_TILES_XY, true, 2,
+      "tiles per board, Y extent (power of two)" },
+    { "cores-per-tile", TPROP(cores_per_tile), 1, TESSERA_MAX_CORES, true, 1,
+      "cores per tile, sharing its mailbox (power of two)" },
+    { "threads-per-core", TPROP(threads_per_core), 1, TESSERA_MAX_THREADS,
+      true, 4, "hardware threads (harts) per core (power of two)" },
+    { "clock-mhz", TPROP(clock_mhz), 1, 10000, false, 240,
+      "modelled core clock in MHz" },
+    { "tile-hop-cycles", TPROP(tile_hop_cycles), 0, 100000, false, 4,
+      "modelled latency of one hop between tiles, in cycles" },
+    { "board-hop-cycles", TPROP(board_hop_cycles), 0, 1000000, false, 150,
+      "modelled latency L of one inter-board link hop, in cycles" },
+    { "dram-mib", TPROP(dram_mib), 8, 2047, false, 0,
+      "DRAM per board in MiB (0: just enough for the image and partitions)" },
+    { "partition-kib", TPROP(partition_kib), 4, 65536, true, 16,
+      "stack and heap partition per hart in KiB (power of two)" },
+};
+
+static uint32_t *tessera_prop_field(TesseraMachineState *s,
+                                    const TesseraProp *p)
+{
+    return (uint32_t *)((char *)s + p->offset);
+}
+
+static void tessera_get_prop(Object *obj, Visitor *v, const char *name,
+                             void *opaque, Error **errp)
+{
+    const TesseraProp *p = opaque;
+    uint32_t value = *tessera_prop_field(TESSERA_MACHINE(obj), p);
+
+    visit_type_uint32(v, name, &value, errp);
+}
+
+static void tessera_set_prop(Object *obj, Visitor *v, const char *name,
+                             void *opaque, Error **errp)
+{
+    const TesseraProp *p = opaque;
+    uint32_t value;
+
+    if (!visit_type_uint32(v, name, &value, errp)) {
+        return;
+    }
+    /* dram-mib accepts 0 (automatic) below its minimum */
+    if ((value < p->min && !(p->dflt == 0 && value == 0)) || value > p->max) {
+        error_setg(errp, "tessera: %s=%" PRIu32 " is out of range "
+                   "(allowed %" PRIu32 "..%" PRIu32 ")",
+                   name, value, p->min, p->max);
+        return;
+    }
+    if (p->power_of_two && !is_power_of_2(value)) {
+        error_setg(errp, "tessera: %s=%" PRIu32 " must be a power of two "
+                   "(allowed %" PRIu32 "..%" PRIu32 ")",
+                   name, value, p->min, p->max);
+        return;
+    }
+    *tessera_prop_field(TESSERA_MACHINE(obj), p) = value;
+}
+
+int tessera_current_hart_index(void)
+{
+    return current_cpu ? current_cpu->cpu_index : -1;
+}
+
+/* Checks what no single property can: totals and memory fit. */
+static bool tessera_check_config(TesseraMachineState *s, Error **errp)
+{
+    uint64_t per_board = tessera_threads_per_board(&s->shape);
+    uint64_t harts = per_board * s->boards_x * s->boards_y;
+    uint64_t needed = TESSERA_CODE_SIZE +
+                      per_board * (uint64_t)s->partition_kib * KiB;
+    uint64_t dram = (uint64_t)s->dram_mib * MiB;
+
+    if (harts > TESSERA_MAX_HARTS) {
+        error_setg(errp, "tessera: %" PRIu64 " harts requested, at most %d "
+                   "are supported", harts, TESSERA_MAX_HARTS);
+        return false;
+    }
+    if (tessera_host_id(&s->shape) <= tessera_thread_id(&s->shape,
+        &(TesseraCoords){ s->boards_x - 1, s->boards_y - 1, s->tiles_x - 1,
+                          s->tiles_y - 1, s->cores_per_tile - 1,
+                          s->threads_per_core - 1 })) {
+        error_setg(errp, "tessera: thread ids do not fit in 32 bits");
+        return false;
+    }
+    if (tessera_threads_per_tile(&s->shape) > TESSERA_SCRATCH_SIZE /
+        TESSERA_BYTES_PER_SLOT / 2) {
+        error_setg(errp, "tessera: %u threads per tile leave too few "
+                   "mailbox slots each (at most %u threads per tile)",
+                   tessera_threads_per_tile(&s->shape),
+                   TESSERA_SCRATCH_SIZE / TESSERA_BYTES_PER_SLOT / 2);
+        return false;
+    }
+    if (dram == 0) {
+        dram = ROUND_UP(needed, MiB);
+    }
+    if (dram < needed) {
+        error_setg(errp, "tessera: dram-mib=%" PRIu32 " is too small: the "
+                   "image and %" PRIu64 " partitions of %" PRIu32 " KiB need "
+                   "%" PRIu64 " MiB per board", s->dram_mib, per_board,
+                   s->partition_kib, DIV_ROUND_UP(needed, MiB));
+        return false;
+    }
+    if (TESSERA_DRAM_BASE + dram - 1 > UINT32_MAX) {
+        error_setg(errp, "tessera: %" PRIu64 " MiB of DRAM per board does "
+                   "not fit the 32-bit address space; use fewer threads "
+                   "per board or a smaller partition-kib", dram / MiB);
+        return false;
+    }
+    s->dram_mib = dram / MiB;
+    s->num_harts = harts;
+    return true;
+}
+
+static void tessera_create_memory(TesseraMachineState *s)
+{
+    Object *obj = OBJECT(s);
+    uint32_t boards = s->boards_x * s->boards_y;
+    uint32_t tiles_per_board = s->tiles_x * s->tiles_y;
+
+    s->board_dram = g_new0(MemoryRegion, boards);
+    s->board_as = g_new0(AddressSpace, boards);
+    s->tiles = g_new0(TesseraTile, boards * tiles_per_board);
+
+    for (uint32_t b = 0; b < boards; b++) {
+        g_autofree char *name = g_strdup_printf("tessera.board%u.dram", b);
+
+        /* RAM owners must be devices; the machine is not, so none */
+        memory_region_init_ram(&s->board_dram[b], NULL, name,
+                               (uint64_t)s->dram_mib * MiB, &error_fatal);
+    }
+
+    for (uint32_t t = 0; t < boards * tiles_per_board; t++) {
+        TesseraTile *tile = &s->tiles[t];
+        uint32_t b = t / tiles_per_board;
+        g_autofree char *space = g_strdup_printf("tessera.tile%u", t);
+        g_autofree char *scratch = g_strdup_printf("tessera.tile%u.scratch",
+                                                   t);
+
+        memory_region_init(&tile->space, obj, space, 4 * GiB);
+        memory_region_init_alias(&tile->io_alias, obj, "tessera.io",
+                                 get_system_memory(), 0, 4 * GiB);
+        memory_region_add_subregion_overlap(&tile->space, 0, &tile->io_alias,
+                                            0);
+        memory_region_init_alias(&tile->dram_alias, obj, "tessera.dram",
+                                 &s->board_dram[b], 0,
+                                 memory_region_size(&s->board_dram[b]));
+        memory_region_add_subregion_overlap(&tile->space, TESSERA_DRAM_BASE,
+                                            &tile->dram_alias, 1);
+        memory_region_init_ram(&tile->scratch, NULL, scratch,
+                               TESSERA_SCRATCH_SIZE, &error_fatal);
+        memory_region_add_subregion_overlap(&tile->space,
+                                            TESSERA_SCRATCH_BASE,
+                                            &tile->scratch, 1);
+    }
+
+    for (uint32_t b = 0; b < boards; b++) {
+        g_autofree char *name = g_strdup_printf("tessera.board%u", b);
+
+        address_space_init(&s->board_as[b],
+                           &s->tiles[b * tiles_per_board].space, name);
+    }
+}
+
+/* Loads the image into every board's DRAM; returns its entry point. */
+static uint64_t tessera_load_image(TesseraMachineState *s)
+{
+    MachineState *ms = MACHINE(s);
+    uint32_t boards = s->boards_x * s->boards_y;
+    uint64_t entry = 0, low, high;
+
+    if (!ms->kernel_filename) {
+        error_report("tessera: no firmware given; use -kernel <image.elf>");
+        exit(1);
+    }
+    for (uint32_t b = 0; b < boards; b++) {
+        ssize_t size = load_elf_as(ms->kernel_filename, NULL, NULL, NULL,
+                                   &entry, &low, &high, NULL, ELFDATA2LSB,
+                                   EM_RISCV, 1, 0, &s->board_as[b]);
+
+        if (size < 0) {
+            error_report("tessera: could not load '%s': %s",
+                         ms->kernel_filename, load_elf_strerror(size));
+            exit(1);
+        }
+        if (low < TESSERA_DRAM_BASE ||
+            high > TESSERA_DRAM_BASE + TESSERA_CODE_SIZE) {
+            error_report("tessera: '%s' spans 0x%" PRIx64 "..0x%" PRIx64
+                         "; a Tessera image must lie within 0x%x..0x%x",
+                         ms->kernel_filename, low, high, TESSERA_DRAM_BASE,
+                         TESSERA_DRAM_BASE + TESSERA_CODE_SIZE);
+            exit(1);
+        }
+    }
+    return entry;
+}
+
+static void tessera_hart_reset(void *opaque)
+{
+    cpu_reset(CPU(opaque));
+}
+
+static void tessera_create_harts(TesseraMachineState *s, uint64_t entry)
+{
+    Object *obj = OBJECT(s);
+    const TesseraShape *sh = &s->shape;
+    uint32_t per_board = tessera_threads_per_board(sh);
+    uint32_t tiles_per_board = s->tiles_x * s->tiles_y;
+
+    s->harts = g_new0(RISCVCPU, s->num_harts);
+    for (uint32_t i = 0; i < s->num_harts; i++) {
+        uint32_t board = i / per_board;
+        TesseraCoords c = {
+            .board_x = board % s->boards_x,
+            .board_y = board / s->boards_x,
+        };
+        uint32_t local = i % per_board, tile;
+        RISCVCPU *cpu = &s->harts[i];
+        DeviceState *dev;
+        g_autofree char *name = g_strdup_printf("hart[%u]", i);
+
+        /* Board-local ids are dense: tile, core and thread are powers of 2 */
+        c.thread = local % s->threads_per_core;
+        c.core = local / s->threads_per_core % s->cores_per_tile;
+        tile = local / tessera_threads_per_tile(sh);
+        c.tile_x = tile % s->tiles_x;
+        c.tile_y = tile / s->tiles_x;
+
+        object_initialize_child(obj, name, cpu, TYPE_RISCV_CPU_RV32I);
+        dev = DEVICE(cpu);
+        qdev_prop_set_uint64(dev, "resetvec", entry);
+        qdev_prop_set_bit(dev, "m", true);
+        qdev_prop_set_bit(dev, "f", true);
+        qdev_prop_set_bit(dev, "zicsr", true);
+        qdev_prop_set_bit(dev, "zifencei", true);
+        qdev_prop_set_bit(dev, "zicntr", true);
+        qdev_prop_set_bit(dev, "mmu", false);
+        qdev_prop_set_bit(dev, "pmp", false);
+        /* no MMU: say so, or the bare CPU warns for each hart */
+        object_property_set_bool(OBJECT(cpu), "sv32", false, &error_abort);
+        cpu->env.mhartid = tessera_thread_id(sh, &c);
+        object_property_set_link(OBJECT(cpu), "memory",
+                                 OBJECT(&s->tiles[board * tiles_per_board +
+                                                  tile].space),
+                                 &error_abort);
+        qemu_register_reset(tessera_hart_reset, cpu);
+        qdev_realize(dev, NULL, &error_fatal);
+        /* Devices find a hart's dense index through its cpu_index. */
+        g_assert(CPU(cpu)->cpu_index == (int)i);
+        g_assert(tessera_dense_index(sh, cpu->env.mhartid) == i);
+    }
+}
+
+/* One ACLINT MSWI per board, wired to the board's harts directly. */
+static void tessera_create_mswi(TesseraMachineState *s)
+{
+    uint32_t boards = s->boards_x * s->boards_y;
+    uint32_t per_board = tessera_threads_per_board(&s->shape);
+
+    s->mswi = g_new0(DeviceState *, boards);
+    for (uint32_t b = 0; b < boards; b++) {
+        DeviceState *dev = qdev_new(TYPE_RISCV_ACLINT_SWI);
+        RISCVCPU *first = &s->harts[b * per_board];
+
+        qdev_prop_set_uint32(dev, "hartid-base", first->env.mhartid);
+        qdev_prop_set_uint32(dev, "num-harts", per_board);
+        qdev_prop_set_uint32(dev, "sswi", false);
+        sysbus_realize_and_unref(SYS_BUS_DEVICE(dev), &error_fatal);
+        sysbus_mmio_map(SYS_BUS_DEVICE(dev), 0,
+                        TESSERA_MSWI_BASE + b * TESSERA_MSWI_STRIDE);
+        for (uint32_t i = 0; i < per_board; i++) {
+            qdev_connect_gpio_out(dev, i,
+                                  qdev_get_gpio_in(DEVICE(&first[i]),
+                                                   IRQ_M_SOFT));
+        }
+        s->mswi[b] = dev;
+    }
+}
+
+static void tessera_create_devices(TesseraMachineState *s)
+{
+    DeviceState *console = qdev_new(TYPE_TESSERA_CONSOLE);
+    DeviceState *sysinfo = qdev_new(TYPE_TESSERA_SYSINFO);
+
+    qdev_prop_set_chr(console, "chardev", serial_hd(0));
+    qdev_prop_set_uint32(console, "num-harts", s->num_harts);
+    sysbus_realize_and_unref(SYS_BUS_DEVICE(console), &error_fatal);
+    sysbus_mmio_map(SYS_BUS_DEVICE(console), 0, TESSERA_CONSOLE_BASE);
+
+    qdev_prop_set_uint32(sysinfo, "boards-x", s->boards_x);
+    qdev_prop_set_uint32(sysinfo, "boards-y", s->boards_y);
+    qdev_prop_set_uint32(sysinfo, "tiles-x", s->tiles_x);
+    qdev_prop_set_uint32(sysinfo, "tiles-y", s->tiles_y);
+    qdev_prop_set_uint32(sysinfo, "cores-per-tile", s->cores_per_tile);
+    qdev_prop_set_uint32(sysinfo, "threads-per-core", s->threads_per_core);
+    qdev_prop_set_uint32(sysinfo, "clock-mhz", s->clock_mhz);
+    qdev_prop_set_uint32(sysinfo, "dram-size", s->dram_mib * MiB);
+    qdev_prop_set_uint32(sysinfo, "partition-size", s->partition_kib * KiB);
+    object_property_set_link(OBJECT(sysinfo), "console", OBJECT(console),
+                             &error_abort);
+    sysbus_realize_and_unref(SYS_BUS_DEVICE(sysinfo), &error_fatal);
+    sysbus_mmio_map(SYS_BUS_DEVICE(sysinfo), 0, TESSERA_SYSINFO_BASE);
+
+    sifive_test_create(TESSERA_EXIT_BASE);
+}
+
+static void tessera_machine_init(MachineState *machine)
+{
+    TesseraMachineState *s = TESSERA_MACHINE(machine);
+    uint64_t entry;
+
+    s->shape = (TesseraShape){
+        .boards_x = s->boards_x, .boards_y = s->boards_y,
+        .tiles_x = s->tiles_x, .tiles_y = s->tiles_y,
+        .cores_per_tile = s->cores_per_tile,
+        .threads_per_core = s->threads_per_core,
+    };
+    if (!tessera_check_config(s, &error_fatal)) {
+        return;
+    }
+    if (machine->smp.max_cpus < s->num_harts) {
+        error_report("tessera: the machine has %u harts, more than -smp "
+                     "allows (%u); tessera sizes itself from its properties, "
+                     "so leave -smp out", s->num_harts, machine->smp.max_cpus);
+        exit(1);
+    }
+
+    tessera_create_memory(s);
+    tessera_create_devices(s);
+    entry = tessera_load_image(s);
+    tessera_create_harts(s, entry);
+    tessera_create_mswi(s);
+    trace_tessera_machine_init(s->boards_x, s->boards_y, s->num_harts,
+                               s->dram_mib);
+}
+
+/*
+ * The hart count follows from the properties; keep smp in step so that TCG
+ * sizes its per-vCPU state for all of them (multi-threaded TCG needs one
+ * translation context per vCPU).
+ */
+static void tessera_update_smp(TesseraMachineState *s)
+{
+    MachineState *ms = MACHINE(s);
+    TesseraShape sh = {
+        .boards_x = s->boards_x, .boards_y = s->boards_y,
+        .tiles_x = s->tiles_x, .tiles_y = s->tiles_y,
+        .cores_per_tile = s->cores_per_tile,
+        .threads_per_core = s->threads_per_core,
+    };
+    uint64_t harts = tessera_num_threads(&sh);
+
+    if (harts <= TESSERA_MAX_HARTS) {
+        ms->smp.cpus = harts;
+        ms->smp.max_cpus = harts;
+    }
+}
+
+static void tessera_set_prop_and_smp(Object *obj, Visitor *v,
+                                     const char *name, void *opaque,
+                                     Error **errp)
+{
+    tessera_set_prop(obj, v, name, opaque, errp);
+    tessera_update_smp(TESSERA_MACHINE(obj));
+}
+
+static void tessera_machine_instance_init(Object *obj)
+{
+    TesseraMachineState *s = TESSERA_MACHINE(obj);
+
+    for (size_t i = 0; i < ARRAY_SIZE(tessera_props); i++) {
+        *tessera_prop_field(s, &tessera_props[i]) = tessera_props[i].dflt;
+    }
+    tessera_update_smp(s);
+}
+
+static void tessera_machine_class_init(ObjectClass *oc, void *data)
+{
+    MachineClass *mc = MACHINE_CLASS(oc);
+
+    mc->desc = "Tessera many-core message-passing mesh (Tinsel-style)";
+    mc->init = tessera_machine_init;
+    mc->max_cpus = TESSERA_MAX_HARTS;
+    mc->default_cpus = 16;
+    mc->default_cpu_type = TYPE_RISCV_CPU_RV32I;
+    mc->default_ram_id = NULL;
+    mc->no_cdrom = 1;
+    mc->no_floppy = 1;
+    mc->no_parallel = 1;
+
+    for (size_t i = 0; i < ARRAY_SIZE(tessera_props); i++) {
+        const TesseraProp *p = &tessera_props[i];
+        g_autofree char *desc = NULL;
+
+        object_class_property_add(oc, p->name, "uint32", tessera_get_prop,
+                                  tessera_set_prop_and_smp, NULL,
+                                  (void *)p);
+        desc = g_strdup_printf("%s; %" PRIu32 "..%" PRIu32 ", default %"
+                               PRIu32, p->description, p->min, p->max,
+                               p->dflt);
+        object_class_property_set_description(oc, p->name, desc);
+    }
+}
+
+static const TypeInfo tessera_machine_info = {
+    .name = TYPE_TESSERA_MACHINE,
+    .parent = TYPE_MACHINE,
+    .instance_size = sizeof(TesseraMachineState),
+    .instance_init = tessera_machine_instance_init,
+    .class_init = tessera_machine_class_init,
+};
+
+static void tessera_machine_register_types(void)
+{
+    type_register_static(&tessera_machine_info);
+}
+
+type_init(tessera_machine_register_types)

@@ -1,0 +1,123 @@
+/*
+ * Tessera console: a transmit-only UART that assembles each hart's bytes
+ * into lines (qemu/models/console.c) so that lines of different harts never
+ * interleave on the chardev.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "qemu/osdep.h"
+#include "qemu/log.h"
+#include "qapi/error.h"
+#include "hw/qdev-properties.h"
+#include "hw/qdev-properties-system.h"
+#include "hw/riscv/tessera.h"
+#include "console.h"
+#include "trace.h"
+
+static void tessera_console_emit(void *opaque, uint32_t hart_index,
+                                 const char *line, size_t len)
+{
+    TesseraConsoleState *s = opaque;
+
+    trace_tessera_console_line(hart_index, len);
+    qemu_chr_fe_write_all(&s->chr, (const uint8_t *)line, len);
+    qemu_chr_fe_write_all(&s->chr, (const uint8_t *)"\n", 1);
+}
+
+static uint64_t tessera_console_read(void *opaque, hwaddr addr, unsigned size)
+{
+    qemu_log_mask(LOG_GUEST_ERROR, "tessera-console: read at 0x%" HWADDR_PRIx
+                  " of a write-only register\n", addr);
+    return 0;
+}
+
+static void tessera_console_write(void *opaque, hwaddr addr, uint64_t value,
+                                  unsigned size)
+{
+    TesseraConsoleState *s = opaque;
+    int hart = tessera_current_hart_index();
+
+    if (hart < 0) {
+        qemu_log_mask(LOG_GUEST_ERROR, "tessera-console: write without a "
+                      "current hart ignored\n");
+        return;
+    }
+    switch (addr) {
+    case TESSERA_CONSOLE_TX:
+        tessera_console_put(s->model, hart, value & 0xff);
+        break;
+    case TESSERA_CONSOLE_FLUSH:
+        tessera_console_flush(s->model, hart);
+        break;
+    default:
+        qemu_log_mask(LOG_GUEST_ERROR, "tessera-console: write to unknown "
+                      "register 0x%" HWADDR_PRIx " by hart %d\n", addr, hart);
+    }
+}
+
+static const MemoryRegionOps tessera_console_ops = {
+    .read = tessera_console_read,
+    .write = tessera_console_write,
+    .endianness = DEVICE_LITTLE_ENDIAN,
+    .valid = { .min_access_size = 1, .max_access_size = 4 },
+    .impl = { .min_access_size = 4, .max_access_size = 4 },
+};
+
+void tessera_console_flush_lines(TesseraConsoleState *s)
+{
+    tessera_console_flush_all(s->model);
+}
+
+static void tessera_console_realize(DeviceState *dev, Error **errp)
+{
+    TesseraConsoleState *s = TESSERA_CONSOLE(dev);
+
+    s->model = tessera_console_new(s->num_harts, tessera_console_emit, s);
+    if (!s->model) {
+        error_setg(errp, "tessera-console: out of memory for %u harts",
+                   s->num_harts);
+        return;
+    }
+    memory_region_init_io(&s->mmio, OBJECT(dev), &tessera_console_ops, s,
+                          TYPE_TESSERA_CONSOLE, TESSERA_CONSOLE_SIZE);
+    sysbus_init_mmio(SYS_BUS_DEVICE(dev), &s->mmio);
+}
+
+static void tessera_console_unrealize(DeviceState *dev)
+{
+    TesseraConsoleState *s = TESSERA_CONSOLE(dev);
+
+    tessera_console_free(s->model);
+    s->model = NULL;
+}
+
+static const Property tessera_console_properties[] = {
+    DEFINE_PROP_CHR("chardev", TesseraConsoleState, chr),
+    DEFINE_PROP_UINT32("num-harts", TesseraConsoleState, num_harts, 1),
+};
+
+static void tessera_console_class_init(ObjectClass *oc, void *data)
+{
+    DeviceClass *dc = DEVICE_CLASS(oc);
+
+    dc->realize = tessera_console_realize;
+    dc->unrealize = tessera_console_unrealize;
+    dc->desc = "Tessera line-assembling console";
+    dc->user_creatable = false;
+    device_class_set_props(dc, tessera_console_properties);
+}
+
+static const TypeInfo tessera_console_info = {
+    .name = TYPE_TESSERA_CONSOLE,
+    .parent = TYPE_SYS_BUS_DEVICE,
+    .instance_size = sizeof(TesseraConsoleState),
+    .class_init = tessera_console_class_init,
+};
+
+static void tessera_console_register_types(void)
+{
+    type_register_static(&tessera_console_info);
+}
+
+type_init(tessera_console_register_types)

@@ -1,0 +1,157 @@
+/*
+ * Tessera sysinfo: machine facts, per-hart partitions and the boot check-in
+ * register (qemu/models/sysinfo.c). The last check-in ends the run.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "qemu/osdep.h"
+#include "qemu/log.h"
+#include "qapi/error.h"
+#include "hw/qdev-properties.h"
+#include "hw/riscv/tessera.h"
+#include "system/runstate.h"
+#include "sysinfo.h"
+#include "trace.h"
+
+static uint32_t tessera_sysinfo_current_id(int hart)
+{
+    return RISCV_CPU(current_cpu)->env.mhartid;
+}
+
+static uint64_t tessera_sysinfo_mmio_read(void *opaque, hwaddr addr,
+                                          unsigned size)
+{
+    TesseraSysinfoState *s = opaque;
+    int hart = tessera_current_hart_index();
+    const char *error = NULL;
+    uint32_t value = 0;
+
+    if (hart < 0) {
+        return 0;
+    }
+    if (tessera_sysinfo_read(s->model, tessera_sysinfo_current_id(hart),
+                             addr, &value, &error) ==
+        TESSERA_SYSINFO_GUEST_ERROR) {
+        qemu_log_mask(LOG_GUEST_ERROR, "tessera-sysinfo: hart %d read 0x%"
+                      HWADDR_PRIx ": %s\n", hart, addr, error);
+    }
+    return value;
+}
+
+static void tessera_sysinfo_mmio_write(void *opaque, hwaddr addr,
+                                       uint64_t value, unsigned size)
+{
+    TesseraSysinfoState *s = opaque;
+    int hart = tessera_current_hart_index();
+    uint32_t id;
+    const char *error = NULL;
+    int exit_code = 0;
+
+    if (hart < 0) {
+        return;
+    }
+    id = tessera_sysinfo_current_id(hart);
+    switch (tessera_sysinfo_write(s->model, id, addr, value, &exit_code,
+                                  &error)) {
+    case TESSERA_SYSINFO_CONTINUE:
+        if (addr == TESSERA_SYSINFO_CHECKIN) {
+            trace_tessera_sysinfo_checkin(id, value);
+        }
+        break;
+    case TESSERA_SYSINFO_EXIT:
+        trace_tessera_sysinfo_checkin(id, value);
+        trace_tessera_sysinfo_exit(exit_code);
+        tessera_console_flush_lines(s->console);
+        qemu_system_shutdown_request_with_code(
+            exit_code ? SHUTDOWN_CAUSE_GUEST_PANIC
+                      : SHUTDOWN_CAUSE_GUEST_SHUTDOWN, exit_code);
+        break;
+    case TESSERA_SYSINFO_GUEST_ERROR:
+        qemu_log_mask(LOG_GUEST_ERROR, "tessera-sysinfo: hart 0x%x wrote 0x%"
+                      PRIx64 " to 0x%" HWADDR_PRIx ": %s\n", id, value, addr,
+                      error);
+        break;
+    }
+}
+
+static const MemoryRegionOps tessera_sysinfo_ops = {
+    .read = tessera_sysinfo_mmio_read,
+    .write = tessera_sysinfo_mmio_write,
+    .endianness = DEVICE_LITTLE_ENDIAN,
+    .valid = { .min_access_size = 4, .max_access_size = 4 },
+};
+
+static void tessera_sysinfo_realize(DeviceState *dev, Error **errp)
+{
+    TesseraSysinfoState *s = TESSERA_SYSINFO(dev);
+    TesseraSysinfoConfig cfg = {
+        .shape = s->shape,
+        .clock_mhz = s->clock_mhz,
+        .dram_size = s->dram_size,
+        .partition_size = s->partition_size,
+    };
+
+    if (!s->console) {
+        error_setg(errp, "tessera-sysinfo: needs its console link");
+        return;
+    }
+    s->model = tessera_sysinfo_new(&cfg);
+    if (!s->model) {
+        error_setg(errp, "tessera-sysinfo: out of memory");
+        return;
+    }
+    memory_region_init_io(&s->mmio, OBJECT(dev), &tessera_sysinfo_ops, s,
+                          TYPE_TESSERA_SYSINFO, TESSERA_SYSINFO_SIZE);
+    sysbus_init_mmio(SYS_BUS_DEVICE(dev), &s->mmio);
+}
+
+static void tessera_sysinfo_unrealize(DeviceState *dev)
+{
+    TesseraSysinfoState *s = TESSERA_SYSINFO(dev);
+
+    tessera_sysinfo_free(s->model);
+    s->model = NULL;
+}
+
+static const Property tessera_sysinfo_properties[] = {
+    DEFINE_PROP_UINT32("boards-x", TesseraSysinfoState, shape.boards_x, 1),
+    DEFINE_PROP_UINT32("boards-y", TesseraSysinfoState, shape.boards_y, 1),
+    DEFINE_PROP_UINT32("tiles-x", TesseraSysinfoState, shape.tiles_x, 1),
+    DEFINE_PROP_UINT32("tiles-y", TesseraSysinfoState, shape.tiles_y, 1),
+    DEFINE_PROP_UINT32("cores-per-tile", TesseraSysinfoState,
+                       shape.cores_per_tile, 1),
+    DEFINE_PROP_UINT32("threads-per-core", TesseraSysinfoState,
+                       shape.threads_per_core, 1),
+    DEFINE_PROP_UINT32("clock-mhz", TesseraSysinfoState, clock_mhz, 240),
+    DEFINE_PROP_UINT32("dram-size", TesseraSysinfoState, dram_size, 0),
+    DEFINE_PROP_UINT32("partition-size", TesseraSysinfoState, partition_size,
+                       0),
+    DEFINE_PROP_LINK("console", TesseraSysinfoState, console,
+                     TYPE_TESSERA_CONSOLE, TesseraConsoleState *),
+};
+
+static void tessera_sysinfo_class_init(ObjectClass *oc, void *data)
+{
+    DeviceClass *dc = DEVICE_CLASS(oc);
+
+    dc->realize = tessera_sysinfo_realize;
+    dc->unrealize = tessera_sysinfo_unrealize;
+    dc->desc = "Tessera machine facts and boot check-in";
+    dc->user_creatable = false;
+    device_class_set_props(dc, tessera_sysinfo_properties);
+}
+
+static const TypeInfo tessera_sysinfo_info = {
+    .name = TYPE_TESSERA_SYSINFO,
+    .parent = TYPE_SYS_BUS_DEVICE,
+    .instance_size = sizeof(TesseraSysinfoState),
+    .class_init = tessera_sysinfo_class_init,
+};
+
+static void tessera_sysinfo_register_types(void)
+{
+    type_register_static(&tessera_sysinfo_info);
+}
+
+type_init(tessera_sysinfo_register_types)
