@@ -20,7 +20,6 @@
 #include "hw/boards.h"
 #include "hw/loader.h"
 #include "hw/qdev-properties.h"
-#include "hw/intc/riscv_aclint.h"
 #include "hw/misc/sifive_test.h"
 #include "hw/riscv/tessera.h"
 #include "elf.h"
@@ -300,7 +299,7 @@ static void tessera_create_harts(TesseraMachineState *s, uint64_t entry)
     }
 }
 
-/* One ACLINT MSWI per board, wired to the board's harts directly. */
+/* One MSWI per board, wired to the board's harts. */
 static void tessera_create_mswi(TesseraMachineState *s)
 {
     uint32_t boards = s->boards_x * s->boards_y;
@@ -308,16 +307,20 @@ static void tessera_create_mswi(TesseraMachineState *s)
 
     s->mswi = g_new0(DeviceState *, boards);
     for (uint32_t b = 0; b < boards; b++) {
-        DeviceState *dev = qdev_new(TYPE_RISCV_ACLINT_SWI);
+        DeviceState *dev = qdev_new(TYPE_TESSERA_MSWI);
         RISCVCPU *first = &s->harts[b * per_board];
 
-        qdev_prop_set_uint32(dev, "hartid-base", first->env.mhartid);
+        qdev_prop_set_uint32(dev, "board", b);
         qdev_prop_set_uint32(dev, "num-harts", per_board);
-        qdev_prop_set_uint32(dev, "sswi", false);
         sysbus_realize_and_unref(SYS_BUS_DEVICE(dev), &error_fatal);
         sysbus_mmio_map(SYS_BUS_DEVICE(dev), 0,
                         TESSERA_MSWI_BASE + b * TESSERA_MSWI_STRIDE);
         for (uint32_t i = 0; i < per_board; i++) {
+            if (riscv_cpu_claim_interrupts(&first[i], MIP_MSIP) < 0) {
+                error_report("tessera: MSIP of hart %u already claimed",
+                             b * per_board + i);
+                exit(1);
+            }
             qdev_connect_gpio_out(dev, i,
                                   qdev_get_gpio_in(DEVICE(&first[i]),
                                                    IRQ_M_SOFT));

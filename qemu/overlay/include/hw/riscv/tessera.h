@@ -23,6 +23,9 @@ OBJECT_DECLARE_SIMPLE_TYPE(TesseraConsoleState, TESSERA_CONSOLE)
 #define TYPE_TESSERA_SYSINFO "tessera-sysinfo"
 OBJECT_DECLARE_SIMPLE_TYPE(TesseraSysinfoState, TESSERA_SYSINFO)
 
+#define TYPE_TESSERA_MSWI "tessera-mswi"
+OBJECT_DECLARE_SIMPLE_TYPE(TesseraMswiState, TESSERA_MSWI)
+
 /* Upper bounds of the machine properties. */
 #define TESSERA_MAX_BOARDS_XY   8
 #define TESSERA_MAX_TILES_XY    8
@@ -78,6 +81,16 @@ struct TesseraSysinfoState {
     uint32_t partition_size;
     struct TesseraSysinfo *model;
     TesseraConsoleState *console; /* flushed when the run ends */
+};
+
+/* One board's msip registers (ACLINT MSWI layout). */
+struct TesseraMswiState {
+    SysBusDevice parent_obj;
+    MemoryRegion mmio;
+    uint32_t board;
+    uint32_t num_harts;
+    uint32_t *msip;
+    qemu_irq *irqs;
 };
 
 /* Dense index of the hart running the current access, or -1 if none. */

@@ -1,0 +1,19 @@
+#include "tessera/drivers/exit.h"
+
+#include "tessera/hal/mmio.h"
+
+namespace tessera::drivers {
+
+void ExitDevice::pass() const {
+  hal::mmio_write32(base_address_, TESSERA_EXIT_PASS);
+}
+
+Status ExitDevice::fail(uint32_t code) const {
+  if (code < kMinFailCode || code > kMaxFailCode) {
+    return Status::InvalidArgument();
+  }
+  hal::mmio_write32(base_address_, TESSERA_EXIT_FAIL | (code << 16));
+  return OkStatus();
+}
+
+}  // namespace tessera::drivers

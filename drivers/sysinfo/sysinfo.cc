@@ -1,0 +1,36 @@
+#include "tessera/drivers/sysinfo.h"
+
+#include "tessera/hal/mmio.h"
+
+namespace tessera::drivers {
+
+Status Sysinfo::check_identity() const {
+  if (magic() != TESSERA_SYSINFO_MAGIC_VALUE) {
+    return Status::DataLoss();
+  }
+  if (version() != TESSERA_SYSINFO_VERSION_VALUE) {
+    return Status::Unimplemented();
+  }
+  return OkStatus();
+}
+
+TesseraShape Sysinfo::shape() const {
+  TesseraShape shape;
+  shape.boards_x = boards_x();
+  shape.boards_y = boards_y();
+  shape.tiles_x = tiles_x();
+  shape.tiles_y = tiles_y();
+  shape.cores_per_tile = cores_per_tile();
+  shape.threads_per_core = threads_per_core();
+  return shape;
+}
+
+void Sysinfo::check_in(uint32_t status) const {
+  hal::mmio_write32(base_address_ + TESSERA_SYSINFO_CHECKIN, status);
+}
+
+uint32_t Sysinfo::read(uint32_t offset) const {
+  return hal::mmio_read32(base_address_ + offset);
+}
+
+}  // namespace tessera::drivers

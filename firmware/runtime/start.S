@@ -1,0 +1,45 @@
+/*
+ * _start: where every hart of every board begins (the image base, TESSERA_DRAM_BASE).
+ *
+ * Only what C++ cannot do itself happens here: gp, the trap vector, the hart's stack from its
+ * sysinfo partition, and the FPU switch. Board preparation and the release of the other harts
+ * are in startup.cc; main runs between tessera_runtime_start and tessera_runtime_finish.
+ */
+#include "tessera/hw/regs_asm.h"
+
+#define MSTATUS_FS_INITIAL 0x2000
+
+  .section .text.start, "ax", @progbits
+  .globl _start
+  .type _start, @function
+_start:
+  /* gp first: the linker may relax later address loads into gp-relative ones. */
+  .option push
+  .option norelax
+  la gp, __global_pointer$
+  .option pop
+
+  /* Any fault from here on is reported (trap.cc) instead of jumping to address 0. */
+  la t0, tessera_trap_entry
+  csrw mtvec, t0
+
+  /* Stack at the top of this hart's partition; its TLS block goes at the bottom (startup.cc). */
+  li t0, TESSERA_SYSINFO_BASE
+  lw a0, TESSERA_SYSINFO_PARTITION_BASE(t0)
+  lw a1, TESSERA_SYSINFO_PARTITION_SIZE(t0)
+  add sp, a0, a1
+  andi sp, sp, -16
+
+  /* F instructions are illegal while mstatus.FS is Off, and the ilp32f ABI uses them freely. */
+  li t0, MSTATUS_FS_INITIAL
+  csrs mstatus, t0
+  csrw fcsr, zero
+
+  /* No caller above this frame for debuggers to unwind into. */
+  li ra, 0
+  li s0, 0
+
+  call tessera_runtime_start /* a0 = partition base; returns once the board image is ready */
+  call main
+  tail tessera_runtime_finish /* a0 = main's result; checks in and parks, never returns */
+  .size _start, . - _start

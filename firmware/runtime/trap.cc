@@ -1,0 +1,164 @@
+// Trap handler: any trap is fatal. Reports one console line and ends the run.
+//
+//   TRAP hart 0x<thread id> cause <code> (<name>) pc 0x<mepc, 8 digits> tval 0x<mtval, 8 digits>
+//
+// Exit status: 128 + exception code (illegal instruction -> 130, breakpoint -> 131, load access
+// fault -> 133, ...), or 192 + interrupt code for an interrupt (none is ever enabled in
+// mstatus.MIE, so that would be a runtime bug). trap_entry.S saves the registers as a TrapFrame
+// and redirects further traps to tessera_trap_nested while this runs.
+#include <stddef.h>
+#include <stdint.h>
+
+#include "machine.h"
+#include "tessera/drivers/console.h"
+#include "tessera/drivers/exit.h"
+#include "tessera/hal/csr.h"
+#include "tessera/hw/regs.h"
+
+namespace tessera::runtime {
+namespace {
+
+// Layout written by trap_entry.S: x0..x31 with x0 = 0 and x2 = sp before the trap.
+struct TrapFrame {
+  uint32_t x[32];
+};
+static_assert(sizeof(TrapFrame) == 32 * 4, "trap_entry.S saves 32 words");
+
+constexpr uint32_t kMcauseInterrupt = 1u << 31;
+constexpr uint32_t kExceptionExitBase = 128;
+constexpr uint32_t kInterruptExitBase = 192;
+constexpr uint32_t kCodeMask = 63;  // keeps both ranges within an 8-bit exit status
+
+const char* exception_name(uint32_t code) {
+  switch (code) {
+    case 0:
+      return "instruction address misaligned";
+    case 1:
+      return "instruction access fault";
+    case 2:
+      return "illegal instruction";
+    case 3:
+      return "breakpoint";
+    case 4:
+      return "load address misaligned";
+    case 5:
+      return "load access fault";
+    case 6:
+      return "store address misaligned";
+    case 7:
+      return "store access fault";
+    case 8:
+      return "environment call from U-mode";
+    case 9:
+      return "environment call from S-mode";
+    case 11:
+      return "environment call from M-mode";
+    case 12:
+      return "instruction page fault";
+    case 13:
+      return "load page fault";
+    case 15:
+      return "store page fault";
+    default:
+      return "unknown exception";
+  }
+}
+
+const char* interrupt_name(uint32_t code) {
+  switch (code) {
+    case 1:
+      return "supervisor software interrupt";
+    case 3:
+      return "machine software interrupt";
+    case 5:
+      return "supervisor timer interrupt";
+    case 7:
+      return "machine timer interrupt";
+    case 9:
+      return "supervisor external interrupt";
+    case 11:
+      return "machine external interrupt";
+    default:
+      return "unknown interrupt";
+  }
+}
+
+// Builds the report without printf: the trap may have come from inside the C library, and this
+// path must not depend on more than the console.
+class Line {
+ public:
+  void text(const char* s) {
+    while (*s != '\0') {
+      put(*s++);
+    }
+  }
+
+  void decimal(uint32_t value) {
+    char digits[10];
+    size_t n = 0;
+    do {
+      digits[n++] = static_cast<char>('0' + value % 10);
+      value /= 10;
+    } while (value != 0);
+    while (n > 0) {
+      put(digits[--n]);
+    }
+  }
+
+  // min_digits = 1 prints without leading zeros.
+  void hex(uint32_t value, int min_digits) {
+    bool leading = true;
+    for (int shift = 28; shift >= 0; shift -= 4) {
+      const uint32_t nibble = (value >> shift) & 0xf;
+      if (leading && nibble == 0 && shift >= 4 * min_digits) {
+        continue;
+      }
+      leading = false;
+      put("0123456789abcdef"[nibble]);
+    }
+  }
+
+  void write_to(const drivers::Console& console) const { console.write(buffer_, length_); }
+
+ private:
+  void put(char c) {
+    if (length_ < sizeof buffer_) {
+      buffer_[length_++] = c;
+    }
+  }
+
+  char buffer_[TESSERA_CONSOLE_LINE_MAX - 1];
+  size_t length_ = 0;
+};
+
+}  // namespace
+
+extern "C" [[noreturn]] void tessera_trap_handler(const TrapFrame* frame) {
+  (void)frame;  // kept for debuggers: `p *frame` in the handler shows the interrupted registers
+  const uint32_t mcause = machine::read_mcause();
+  const bool interrupt = (mcause & kMcauseInterrupt) != 0;
+  const uint32_t code = mcause & ~kMcauseInterrupt;
+
+  Line line;
+  line.text("TRAP hart 0x");
+  line.hex(hal::csr_read<TESSERA_CSR_HART_ID>(), 1);
+  line.text(" cause ");
+  line.decimal(code);
+  line.text(" (");
+  line.text(interrupt ? interrupt_name(code) : exception_name(code));
+  line.text(") pc 0x");
+  line.hex(machine::read_mepc(), 8);
+  line.text(" tval 0x");
+  line.hex(machine::read_mtval(), 8);
+  line.text("\n");
+
+  const drivers::Console console;
+  console.flush();  // the report starts a line of its own
+  line.write_to(console);
+
+  const uint32_t exit_base = interrupt ? kInterruptExitBase : kExceptionExitBase;
+  (void)drivers::ExitDevice().fail(exit_base + (code & kCodeMask));
+  machine::park();
+}
+
+}  // namespace tessera::runtime

@@ -1,0 +1,25 @@
+// The HAL host backend: the facades' CSR and MMIO accesses, sent to the
+// machine of the hart bound to the calling thread.
+#include "tessera/hal/backend/csr_backend.h"
+#include "tessera/hal/backend/mmio_backend.h"
+#include "tessera/host/hart.h"
+#include "tessera/host/machine.h"
+
+namespace tessera::hal::backend {
+
+uint32_t host_csr_swap(uint16_t csr, uint32_t value) {
+  host::Hart& hart = host::current_hart();
+  return hart.machine().csr_swap(hart, csr, value);
+}
+
+uint32_t mmio_read32(uint32_t bus_address) {
+  host::Hart& hart = host::current_hart();
+  return hart.machine().mmio_read32(hart, bus_address);
+}
+
+void mmio_write32(uint32_t bus_address, uint32_t value) {
+  host::Hart& hart = host::current_hart();
+  hart.machine().mmio_write32(hart, bus_address, value);
+}
+
+}  // namespace tessera::hal::backend

@@ -1,0 +1,70 @@
+#include "console_device.h"
+
+#include <new>
+
+#include "bus_error.h"
+
+namespace tessera::host {
+
+ConsoleDevice::ConsoleDevice(Machine& machine, std::function<void(const ConsoleLine&)> sink)
+    : machine_(machine),
+      sink_(std::move(sink)),
+      model_(tessera_console_new(machine.num_harts(), &ConsoleDevice::emit, this)) {
+  if (model_ == nullptr) {
+    throw std::bad_alloc();
+  }
+}
+
+ConsoleDevice::~ConsoleDevice() {
+  tessera_console_free(model_);
+}
+
+std::optional<MmioWindow> ConsoleDevice::mmio_window() const {
+  return MmioWindow{TESSERA_CONSOLE_BASE, TESSERA_CONSOLE_SIZE};
+}
+
+std::vector<uint16_t> ConsoleDevice::csrs() const {
+  return {TESSERA_CSR_EMIT};
+}
+
+void ConsoleDevice::mmio_write32(Hart& hart, uint32_t offset, uint32_t value) {
+  std::lock_guard lock(mutex_);
+  switch (offset) {
+    case TESSERA_CONSOLE_TX:
+      tessera_console_put(model_, hart.index(), static_cast<uint8_t>(value));
+      return;
+    case TESSERA_CONSOLE_FLUSH:
+      tessera_console_flush(model_, hart.index());
+      return;
+    default:
+      throw_bus_error(hart, "console has no register at offset " + hex32(offset));
+  }
+}
+
+uint32_t ConsoleDevice::csr_swap(Hart& hart, uint16_t, uint32_t value) {
+  std::lock_guard lock(mutex_);
+  tessera_console_put(model_, hart.index(), static_cast<uint8_t>(value));
+  return 0;
+}
+
+std::vector<ConsoleLine> ConsoleDevice::lines() const {
+  std::lock_guard lock(mutex_);
+  return lines_;
+}
+
+void ConsoleDevice::flush_all() {
+  std::lock_guard lock(mutex_);
+  tessera_console_flush_all(model_);
+}
+
+// Called by the model with mutex_ held.
+void ConsoleDevice::emit(void* opaque, uint32_t hart_index, const char* line, size_t len) {
+  auto* self = static_cast<ConsoleDevice*>(opaque);
+  ConsoleLine& recorded = self->lines_.emplace_back(
+      ConsoleLine{self->machine_.hart_at(hart_index).id(), hart_index, std::string(line, len)});
+  if (self->sink_) {
+    self->sink_(recorded);
+  }
+}
+
+}  // namespace tessera::host

@@ -1,0 +1,19 @@
+// Host backend of the CSR facade: every CSR access goes to the device
+// models of the host machine, on behalf of the hart bound to the calling
+// thread (tessera::host::HartScope).
+#pragma once
+
+#include <stdint.h>
+
+namespace tessera::hal::backend {
+
+// Defined by tessera_hal_host; throws std::logic_error for a CSR that no
+// device implements or when the calling thread is bound to no hart.
+uint32_t host_csr_swap(uint16_t csr, uint32_t value);
+
+template <uint16_t Csr>
+inline uint32_t csr_swap(uint32_t value) {
+  return host_csr_swap(Csr, value);
+}
+
+}  // namespace tessera::hal::backend

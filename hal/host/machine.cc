@@ -1,0 +1,205 @@
+#include "tessera/host/machine.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <thread>
+
+#include "bus_error.h"
+#include "console_device.h"
+#include "core_csrs.h"
+#include "exit_device.h"
+#include "sysinfo_device.h"
+
+namespace tessera::host {
+
+namespace {
+
+// As the QEMU machine does for dram-mib=0.
+uint32_t automatic_dram_size(const TesseraShape& shape, uint32_t partition_size) {
+  constexpr uint64_t kMiB = uint64_t{1} << 20;
+  const uint64_t needed =
+      TESSERA_CODE_SIZE + uint64_t{tessera_threads_per_board(&shape)} * partition_size;
+  const uint64_t rounded = (needed + kMiB - 1) / kMiB * kMiB;
+  // Too large for 32 bits: leave it to the sysinfo model to refuse.
+  return rounded <= UINT32_MAX ? static_cast<uint32_t>(rounded) : UINT32_MAX;
+}
+
+}  // namespace
+
+Machine::Machine(const TesseraShape& shape, MachineParams params)
+    : shape_(shape), params_(std::move(params)) {
+  if (params_.dram_size == 0) {
+    params_.dram_size = automatic_dram_size(shape_, params_.partition_size);
+  }
+  // Sysinfo first: its model validates the shape before anything is sized
+  // by it.
+  const TesseraSysinfoConfig sysinfo_config{shape_, params_.clock_mhz, params_.dram_size,
+                                            params_.partition_size};
+  auto sysinfo = std::make_unique<SysinfoDevice>(*this, sysinfo_config);
+
+  const uint32_t count = tessera_num_threads(&shape_);
+  harts_.resize(count);
+  // Ids are dense except past boards_x in each board row; the host id is
+  // the first id above them all.
+  const uint32_t host_id = tessera_host_id(&shape_);
+  for (uint32_t id = 0; id < host_id; id++) {
+    if (tessera_thread_exists(&shape_, id)) {
+      const uint32_t index = tessera_dense_index(&shape_, id);
+      harts_.at(index) = std::make_unique<Hart>(*this, id, index);
+    }
+  }
+
+  attach(std::make_unique<CoreCsrs>());
+  attach(std::move(sysinfo));
+  attach(std::make_unique<ExitDevice>(*this));
+  auto console = std::make_unique<ConsoleDevice>(*this, params_.console_sink);
+  console_ = console.get();
+  attach(std::move(console));
+}
+
+Machine::~Machine() = default;
+
+Hart& Machine::hart(uint32_t thread_id) {
+  if (!tessera_thread_exists(&shape_, thread_id)) {
+    throw std::out_of_range("tessera host: no thread " + hex32(thread_id) + " in this machine");
+  }
+  return *harts_[tessera_dense_index(&shape_, thread_id)];
+}
+
+std::vector<uint32_t> Machine::thread_ids() const {
+  std::vector<uint32_t> ids;
+  ids.reserve(harts_.size());
+  for (const auto& hart : harts_) {
+    ids.push_back(hart->id());
+  }
+  return ids;
+}
+
+void Machine::attach(std::unique_ptr<Device> device) {
+  const std::string name(device->name());
+  if (const auto window = device->mmio_window()) {
+    if (window->size == 0 || uint64_t{window->base} + window->size > (uint64_t{1} << 32)) {
+      throw std::logic_error("tessera host: " + name + " claims an empty or wrapping window");
+    }
+    for (const auto& [mapped, owner] : mmio_map_) {
+      if (window->base < mapped.base + mapped.size && mapped.base < window->base + window->size) {
+        throw std::logic_error("tessera host: " + name + " window at " + hex32(window->base) +
+                               " overlaps " + std::string(owner->name()));
+      }
+    }
+    mmio_map_.emplace_back(*window, device.get());
+    std::sort(mmio_map_.begin(), mmio_map_.end(),
+              [](const auto& a, const auto& b) { return a.first.base < b.first.base; });
+  }
+  for (const uint16_t csr : device->csrs()) {
+    if (csr >= csr_map_.size() || csr_map_[csr] != nullptr) {
+      throw std::logic_error("tessera host: " + name + " claims CSR " + hex32(csr) +
+                             ", which is out of range or taken");
+    }
+    csr_map_[csr] = device.get();
+  }
+  devices_.push_back(std::move(device));
+}
+
+Device& Machine::device_at(Hart& hart, uint32_t address, uint32_t& offset) {
+  if (address % 4 != 0) {
+    throw_bus_error(hart, "unaligned 32-bit access at " + hex32(address));
+  }
+  // The last window starting at or below the address is the only candidate.
+  auto after = std::upper_bound(mmio_map_.begin(), mmio_map_.end(), address,
+                                [](uint32_t a, const auto& entry) { return a < entry.first.base; });
+  if (after != mmio_map_.begin()) {
+    const auto& [window, device] = *std::prev(after);
+    if (address - window.base < window.size) {
+      offset = address - window.base;
+      return *device;
+    }
+  }
+  throw_bus_error(hart, "no device at address " + hex32(address));
+}
+
+uint32_t Machine::mmio_read32(Hart& hart, uint32_t address) {
+  hart.advance_cycles(1);
+  uint32_t offset = 0;
+  Device& device = device_at(hart, address, offset);
+  return device.mmio_read32(hart, offset);
+}
+
+void Machine::mmio_write32(Hart& hart, uint32_t address, uint32_t value) {
+  hart.advance_cycles(1);
+  uint32_t offset = 0;
+  Device& device = device_at(hart, address, offset);
+  device.mmio_write32(hart, offset, value);
+}
+
+uint32_t Machine::csr_swap(Hart& hart, uint16_t csr, uint32_t value) {
+  hart.advance_cycles(1);
+  Device* device = csr < csr_map_.size() ? csr_map_[csr] : nullptr;
+  if (device == nullptr) {
+    throw_bus_error(hart, "no device implements CSR " + hex32(csr));
+  }
+  return device->csr_swap(hart, csr, value);
+}
+
+void Machine::run_on_harts(std::span<const uint32_t> thread_ids,
+                           const std::function<void(Hart&)>& program) {
+  std::vector<Hart*> harts;
+  for (const uint32_t id : thread_ids) {
+    harts.push_back(&hart(id));
+  }
+  std::mutex failure_mutex;
+  std::exception_ptr first_failure;
+  std::vector<std::jthread> threads;
+  threads.reserve(harts.size());
+  for (Hart* h : harts) {
+    threads.emplace_back([&, h] {
+      try {
+        HartScope scope(*h);
+        program(*h);
+      } catch (const MachineExit&) {
+        // The hart ended the run; the code is in exit_code().
+      } catch (...) {
+        std::lock_guard lock(failure_mutex);
+        if (!first_failure) {
+          first_failure = std::current_exception();
+        }
+      }
+    });
+  }
+  threads.clear();  // joins
+  if (first_failure) {
+    std::rethrow_exception(first_failure);
+  }
+}
+
+void Machine::run_on_all_harts(const std::function<void(Hart&)>& program) {
+  const std::vector<uint32_t> ids = thread_ids();
+  run_on_harts(ids, program);
+}
+
+std::vector<ConsoleLine> Machine::console_lines() const {
+  return console_->lines();
+}
+
+void Machine::flush_console() {
+  console_->flush_all();
+}
+
+void Machine::end_run(int code) {
+  {
+    std::lock_guard lock(exit_mutex_);
+    if (exit_code_) {
+      return;
+    }
+    exit_code_ = code;
+  }
+  // As at the end of a QEMU run: nothing a hart printed is lost.
+  flush_console();
+}
+
+std::optional<int> Machine::exit_code() const {
+  std::lock_guard lock(exit_mutex_);
+  return exit_code_;
+}
+
+}  // namespace tessera::host

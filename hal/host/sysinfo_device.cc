@@ -1,0 +1,60 @@
+#include "sysinfo_device.h"
+
+#include <stdexcept>
+
+#include "bus_error.h"
+#include "tessera/host/machine.h"
+
+namespace tessera::host {
+
+SysinfoDevice::SysinfoDevice(Machine& machine, const TesseraSysinfoConfig& config)
+    : machine_(machine), model_(tessera_sysinfo_new(&config)) {
+  if (model_ == nullptr) {
+    throw std::invalid_argument(
+        "tessera host: the sysinfo model rejects this shape or these parameters "
+        "(see tessera_sysinfo_new)");
+  }
+}
+
+SysinfoDevice::~SysinfoDevice() {
+  tessera_sysinfo_free(model_);
+}
+
+std::optional<MmioWindow> SysinfoDevice::mmio_window() const {
+  return MmioWindow{TESSERA_SYSINFO_BASE, TESSERA_SYSINFO_SIZE};
+}
+
+uint32_t SysinfoDevice::mmio_read32(Hart& hart, uint32_t offset) {
+  uint32_t value = 0;
+  const char* error = nullptr;
+  std::lock_guard lock(mutex_);
+  if (tessera_sysinfo_read(model_, hart.id(), offset, &value, &error) ==
+      TESSERA_SYSINFO_GUEST_ERROR) {
+    throw_bus_error(hart, std::string(error) + " (offset " + hex32(offset) + ")");
+  }
+  return value;
+}
+
+void SysinfoDevice::mmio_write32(Hart& hart, uint32_t offset, uint32_t value) {
+  int exit_code = 0;
+  const char* error = nullptr;
+  TesseraSysinfoAction action;
+  {
+    std::lock_guard lock(mutex_);
+    action = tessera_sysinfo_write(model_, hart.id(), offset, value, &exit_code, &error);
+  }
+  switch (action) {
+    case TESSERA_SYSINFO_CONTINUE:
+      return;
+    case TESSERA_SYSINFO_EXIT:
+      // Unlike the exit device this does not stop the hart: checking in is
+      // the end of its work, and the harts that checked in before it went
+      // on running too.
+      machine_.end_run(exit_code);
+      return;
+    case TESSERA_SYSINFO_GUEST_ERROR:
+      throw_bus_error(hart, std::string(error) + " (offset " + hex32(offset) + ")");
+  }
+}
+
+}  // namespace tessera::host

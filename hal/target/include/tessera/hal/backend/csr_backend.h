@@ -1,0 +1,27 @@
+// Target CSR backend: one inline CSR instruction, CSR number as an immediate.
+#pragma once
+
+#include <stdint.h>
+
+namespace tessera::hal::backend {
+
+// CSR numbers whose bits [11:10] are 0b11 are read-only by the privileged spec (mhartid 0xf14,
+// cycle 0xc00). Any csrrw to them raises an illegal-instruction exception, even with rs1 = x0,
+// so for those the swap is a plain read (csrrs rd, csr, x0) and the value is ignored.
+template <uint16_t Csr>
+inline constexpr bool kCsrIsReadOnly = ((Csr >> 10) & 0x3) == 0x3;
+
+template <uint16_t Csr>
+inline uint32_t csr_swap(uint32_t value) {
+  uint32_t old;
+  if constexpr (kCsrIsReadOnly<Csr>) {
+    (void)value;
+    asm volatile("csrr %0, %1" : "=r"(old) : "i"(Csr));
+  } else {
+    // volatile and "memory": custom CSRs send and receive messages through the scratchpad.
+    asm volatile("csrrw %0, %1, %2" : "=r"(old) : "i"(Csr), "r"(value) : "memory");
+  }
+  return old;
+}
+
+}  // namespace tessera::hal::backend

@@ -1,0 +1,102 @@
+/*
+ * Console model: one line buffer per hart, emitted whole.
+ *
+ * A full buffer is emitted only when the next byte arrives (or on a flush),
+ * so a line of exactly TESSERA_CONSOLE_LINE_MAX bytes followed by '\n' comes
+ * out as one line instead of that line plus an empty one.
+ *
+ * The model does no locking: the QEMU wrapper calls it under the BQL and
+ * the host backend under a mutex of its own.
+ */
+#include "console.h"
+
+#include <stdlib.h>
+
+#include "tessera/hw/regs.h"
+
+struct TesseraConsole {
+    uint32_t num_harts;
+    TesseraConsoleEmitFn emit;
+    void *opaque;
+    uint32_t *lengths; /* bytes pending in each hart's buffer */
+    char *buffers;     /* num_harts * TESSERA_CONSOLE_LINE_MAX bytes */
+};
+
+static char *console_buffer(TesseraConsole *c, uint32_t hart_index)
+{
+    return c->buffers + (size_t)hart_index * TESSERA_CONSOLE_LINE_MAX;
+}
+
+static void console_emit(TesseraConsole *c, uint32_t hart_index)
+{
+    uint32_t len = c->lengths[hart_index];
+
+    c->lengths[hart_index] = 0;
+    c->emit(c->opaque, hart_index, console_buffer(c, hart_index), len);
+}
+
+TesseraConsole *tessera_console_new(uint32_t num_harts,
+                                    TesseraConsoleEmitFn emit, void *opaque)
+{
+    TesseraConsole *c;
+
+    if (num_harts == 0 || emit == NULL) {
+        return NULL;
+    }
+    c = calloc(1, sizeof(*c));
+    if (c == NULL) {
+        return NULL;
+    }
+    c->num_harts = num_harts;
+    c->emit = emit;
+    c->opaque = opaque;
+    c->lengths = calloc(num_harts, sizeof(*c->lengths));
+    c->buffers = calloc(num_harts, TESSERA_CONSOLE_LINE_MAX);
+    if (c->lengths == NULL || c->buffers == NULL) {
+        tessera_console_free(c);
+        return NULL;
+    }
+    return c;
+}
+
+void tessera_console_free(TesseraConsole *c)
+{
+    if (c == NULL) {
+        return;
+    }
+    free(c->lengths);
+    free(c->buffers);
+    free(c);
+}
+
+void tessera_console_put(TesseraConsole *c, uint32_t hart_index, uint8_t byte)
+{
+    if (hart_index >= c->num_harts) {
+        return;
+    }
+    if (byte == '\n') {
+        console_emit(c, hart_index);
+        return;
+    }
+    if (c->lengths[hart_index] == TESSERA_CONSOLE_LINE_MAX) {
+        console_emit(c, hart_index);
+    }
+    console_buffer(c, hart_index)[c->lengths[hart_index]++] = (char)byte;
+}
+
+void tessera_console_flush(TesseraConsole *c, uint32_t hart_index)
+{
+    if (hart_index >= c->num_harts || c->lengths[hart_index] == 0) {
+        return;
+    }
+    console_emit(c, hart_index);
+}
+
+void tessera_console_flush_all(TesseraConsole *c)
+{
+    uint32_t i;
+
+    for (i = 0; i < c->num_harts; i++) {
+        tessera_console_flush(c, i);
+    }
+}

@@ -1,0 +1,124 @@
+// The console model on its own: lines come out whole, per hart, split at
+// TESSERA_CONSOLE_LINE_MAX.
+#include "console.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "tessera/hw/regs.h"
+
+namespace {
+
+struct Line {
+  uint32_t hart_index;
+  std::string text;
+  bool operator==(const Line&) const = default;
+};
+
+void PrintTo(const Line& line, std::ostream* os) {
+  *os << "{hart " << line.hart_index << ", \"" << line.text << "\"}";
+}
+
+class ConsoleModelTest : public ::testing::Test {
+ protected:
+  static constexpr uint32_t kHarts = 4;
+
+  void SetUp() override {
+    console_ = tessera_console_new(kHarts, &ConsoleModelTest::Record, &lines_);
+    ASSERT_NE(console_, nullptr);
+  }
+  void TearDown() override { tessera_console_free(console_); }
+
+  void Put(uint32_t hart, const std::string& bytes) {
+    for (const char byte : bytes) {
+      tessera_console_put(console_, hart, static_cast<uint8_t>(byte));
+    }
+  }
+
+  static void Record(void* opaque, uint32_t hart_index, const char* line, size_t len) {
+    static_cast<std::vector<Line>*>(opaque)->push_back({hart_index, std::string(line, len)});
+  }
+
+  TesseraConsole* console_ = nullptr;
+  std::vector<Line> lines_;
+};
+
+TEST_F(ConsoleModelTest, NewlineEmitsTheLineWithoutIt) {
+  Put(2, "hello\n");
+  EXPECT_EQ(lines_, (std::vector<Line>{{2, "hello"}}));
+}
+
+TEST_F(ConsoleModelTest, NothingIsEmittedBeforeTheNewline) {
+  Put(1, "partial");
+  EXPECT_TRUE(lines_.empty());
+}
+
+TEST_F(ConsoleModelTest, EmptyLineIsALine) {
+  Put(0, "\n");
+  EXPECT_EQ(lines_, (std::vector<Line>{{0, ""}}));
+}
+
+TEST_F(ConsoleModelTest, BytesOfHartsInterleavedByteByByteComeOutAsWholeLines) {
+  const std::string a = "alpha line\n";
+  const std::string b = "bravo!!!!!\n";
+  for (size_t i = 0; i < a.size(); i++) {
+    Put(0, std::string(1, a[i]));
+    Put(3, std::string(1, b[i]));
+  }
+  EXPECT_EQ(lines_, (std::vector<Line>{{0, "alpha line"}, {3, "bravo!!!!!"}}));
+}
+
+TEST_F(ConsoleModelTest, LongLineIsSplitAtLineMax) {
+  const std::string text(2 * TESSERA_CONSOLE_LINE_MAX + 88, 'x');
+  Put(1, text + "\n");
+  ASSERT_EQ(lines_.size(), 3u);
+  EXPECT_EQ(lines_[0].text.size(), TESSERA_CONSOLE_LINE_MAX);
+  EXPECT_EQ(lines_[1].text.size(), TESSERA_CONSOLE_LINE_MAX);
+  EXPECT_EQ(lines_[2].text.size(), 88u);
+  EXPECT_EQ(lines_[0].text + lines_[1].text + lines_[2].text, text);
+}
+
+TEST_F(ConsoleModelTest, LineOfExactlyLineMaxIsOneLine) {
+  const std::string text(TESSERA_CONSOLE_LINE_MAX, 'y');
+  Put(0, text + "\n");
+  EXPECT_EQ(lines_, (std::vector<Line>{{0, text}}));
+}
+
+TEST_F(ConsoleModelTest, FlushEmitsThePartialLineOnce) {
+  Put(2, "no newline");
+  tessera_console_flush(console_, 2);
+  tessera_console_flush(console_, 2);
+  EXPECT_EQ(lines_, (std::vector<Line>{{2, "no newline"}}));
+}
+
+TEST_F(ConsoleModelTest, FlushOnlyTouchesItsHart) {
+  Put(0, "zero");
+  Put(1, "one");
+  tessera_console_flush(console_, 1);
+  EXPECT_EQ(lines_, (std::vector<Line>{{1, "one"}}));
+}
+
+TEST_F(ConsoleModelTest, FlushAllEmitsEveryPartialLine) {
+  Put(0, "zero");
+  Put(3, "three");
+  tessera_console_flush_all(console_);
+  EXPECT_EQ(lines_, (std::vector<Line>{{0, "zero"}, {3, "three"}}));
+}
+
+TEST_F(ConsoleModelTest, OutOfRangeHartIsIgnored) {
+  Put(kHarts, "nobody\n");
+  tessera_console_flush(console_, kHarts);
+  tessera_console_flush_all(console_);
+  EXPECT_TRUE(lines_.empty());
+}
+
+TEST(ConsoleModel, RefusesZeroHartsAndNoEmitter) {
+  EXPECT_EQ(tessera_console_new(
+                0, [](void*, uint32_t, const char*, size_t) {}, nullptr),
+            nullptr);
+  EXPECT_EQ(tessera_console_new(1, nullptr, nullptr), nullptr);
+}
+
+}  // namespace

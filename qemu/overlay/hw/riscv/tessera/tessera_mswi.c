@@ -1,0 +1,111 @@
+/*
+ * Tessera per-board machine software interrupts: the register layout of the
+ * RISC-V ACLINT MSWI (one 32-bit msip register per hart, bit 0 drives
+ * mip.MSIP), wired straight to the board's harts. QEMU's own ACLINT SWI
+ * finds its harts by cpu_index and assumes hart ids equal it, which does not
+ * hold for Tessera's sparse thread ids.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "qemu/osdep.h"
+#include "qemu/log.h"
+#include "qapi/error.h"
+#include "hw/irq.h"
+#include "hw/qdev-properties.h"
+#include "hw/riscv/tessera.h"
+#include "trace.h"
+
+static uint64_t tessera_mswi_read(void *opaque, hwaddr addr, unsigned size)
+{
+    TesseraMswiState *s = opaque;
+    uint32_t hart = addr / 4;
+
+    if (hart >= s->num_harts) {
+        qemu_log_mask(LOG_GUEST_ERROR, "tessera-mswi: read of msip %u, the "
+                      "board has %u harts\n", hart, s->num_harts);
+        return 0;
+    }
+    return s->msip[hart];
+}
+
+static void tessera_mswi_write(void *opaque, hwaddr addr, uint64_t value,
+                               unsigned size)
+{
+    TesseraMswiState *s = opaque;
+    uint32_t hart = addr / 4;
+
+    if (hart >= s->num_harts) {
+        qemu_log_mask(LOG_GUEST_ERROR, "tessera-mswi: write of msip %u, the "
+                      "board has %u harts\n", hart, s->num_harts);
+        return;
+    }
+    s->msip[hart] = value & 1;
+    trace_tessera_mswi_write(s->board, hart, s->msip[hart]);
+    qemu_set_irq(s->irqs[hart], s->msip[hart]);
+}
+
+static const MemoryRegionOps tessera_mswi_ops = {
+    .read = tessera_mswi_read,
+    .write = tessera_mswi_write,
+    .endianness = DEVICE_LITTLE_ENDIAN,
+    .valid = { .min_access_size = 4, .max_access_size = 4 },
+};
+
+static void tessera_mswi_realize(DeviceState *dev, Error **errp)
+{
+    TesseraMswiState *s = TESSERA_MSWI(dev);
+
+    if (s->num_harts == 0 || s->num_harts * 4 > TESSERA_MSWI_STRIDE) {
+        error_setg(errp, "tessera-mswi: num-harts must be 1..%u",
+                   TESSERA_MSWI_STRIDE / 4);
+        return;
+    }
+    s->msip = g_new0(uint32_t, s->num_harts);
+    s->irqs = g_new0(qemu_irq, s->num_harts);
+    qdev_init_gpio_out(dev, s->irqs, s->num_harts);
+    memory_region_init_io(&s->mmio, OBJECT(dev), &tessera_mswi_ops, s,
+                          TYPE_TESSERA_MSWI, TESSERA_MSWI_STRIDE);
+    sysbus_init_mmio(SYS_BUS_DEVICE(dev), &s->mmio);
+}
+
+static void tessera_mswi_reset_hold(Object *obj, ResetType type)
+{
+    TesseraMswiState *s = TESSERA_MSWI(obj);
+
+    for (uint32_t i = 0; i < s->num_harts; i++) {
+        s->msip[i] = 0;
+        qemu_set_irq(s->irqs[i], 0);
+    }
+}
+
+static const Property tessera_mswi_properties[] = {
+    DEFINE_PROP_UINT32("num-harts", TesseraMswiState, num_harts, 0),
+    DEFINE_PROP_UINT32("board", TesseraMswiState, board, 0),
+};
+
+static void tessera_mswi_class_init(ObjectClass *oc, void *data)
+{
+    DeviceClass *dc = DEVICE_CLASS(oc);
+    ResettableClass *rc = RESETTABLE_CLASS(oc);
+
+    dc->realize = tessera_mswi_realize;
+    dc->desc = "Tessera per-board machine software interrupts";
+    dc->user_creatable = false;
+    rc->phases.hold = tessera_mswi_reset_hold;
+    device_class_set_props(dc, tessera_mswi_properties);
+}
+
+static const TypeInfo tessera_mswi_info = {
+    .name = TYPE_TESSERA_MSWI,
+    .parent = TYPE_SYS_BUS_DEVICE,
+    .instance_size = sizeof(TesseraMswiState),
+    .class_init = tessera_mswi_class_init,
+};
+
+static void tessera_mswi_register_types(void)
+{
+    type_register_static(&tessera_mswi_info);
+}
+
+type_init(tessera_mswi_register_types)

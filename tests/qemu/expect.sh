@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Runs a command and checks what a user would check of it: its exit status
+# and what it printed.
+#
+#   expect.sh --status N [--out REGEX] [--err REGEX] [--count REGEX N]
+#             [--distinct REGEX N] [--timeout S] -- command...
+#
+# --out/--err: some line of stdout/stderr matches REGEX (extended regex).
+# --count:     exactly N lines of stdout match REGEX.
+# --distinct:  exactly N distinct lines of stdout match REGEX.
+set -uo pipefail
+
+status=0 timeout=300
+checks=()
+while [ $# -gt 0 ]; do
+    case $1 in
+    --status) status=$2; shift 2 ;;
+    --timeout) timeout=$2; shift 2 ;;
+    --out | --err) checks+=("$1" "$2"); shift 2 ;;
+    --count | --distinct) checks+=("$1" "$2" "$3"); shift 3 ;;
+    --) shift; break ;;
+    *) echo "expect.sh: unknown option $1" >&2; exit 2 ;;
+    esac
+done
+
+out=$(mktemp) err=$(mktemp)
+trap 'rm -f "$out" "$err"' EXIT
+timeout --kill-after=10 "$timeout" "$@" >"$out" 2>"$err" </dev/null
+actual=$?
+
+fail() {
+    echo "FAILED: $*" >&2
+    echo "--- command: $*" >&2
+    echo "--- stdout (last 20 lines):" >&2; tail -n 20 "$out" >&2
+    echo "--- stderr (last 20 lines):" >&2; tail -n 20 "$err" >&2
+    exit 1
+}
+
+[ "$actual" -eq 124 ] && fail "timed out after ${timeout}s"
+[ "$actual" -eq "$status" ] || fail "exit status $actual, expected $status"
+
+set -- "${checks[@]+"${checks[@]}"}"
+while [ $# -gt 0 ]; do
+    case $1 in
+    --out) grep -Eq -- "$2" "$out" || fail "no stdout line matches /$2/"; shift 2 ;;
+    --err) grep -Eq -- "$2" "$err" || fail "no stderr line matches /$2/"; shift 2 ;;
+    --count)
+        n=$(grep -Ec -- "$2" "$out")
+        [ "$n" -eq "$3" ] || fail "$n stdout lines match /$2/, expected $3"
+        shift 3 ;;
+    --distinct)
+        n=$(grep -E -- "$2" "$out" | sort -u | wc -l)
+        [ "$n" -eq "$3" ] || fail "$n distinct stdout lines match /$2/, expected $3"
+        shift 3 ;;
+    esac
+done
+echo "ok: exit status $actual; $(wc -l <"$out") lines of output"
