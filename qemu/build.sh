@@ -104,20 +104,33 @@ flock 9
 tarball=$(fetch_source)
 version=$(basename "$tarball" | sed -E 's/^qemu_([0-9.]+)\+ds.*/\1/')
 tree="$cache/qemu-$version"
-patch_key=$(cat "$here"/patches/*.patch | sha256sum | cut -c1-16)
-
-if [ "$(cat "$tree/.tessera-patches" 2>/dev/null)" != "$patch_key" ]; then
-    if [ -e "$tree/.tessera-patches" ] || [ ! -f "$tree/configure" ]; then
+# Patches are applied in order and recorded; a tree whose recorded patches
+# are a prefix of the current list only needs the rest, anything else starts
+# again from the tarball.
+applied="$tree/.tessera-patches"
+wanted=$(for p in "$here"/patches/*.patch; do
+    echo "$(basename "$p") $(sha256sum < "$p" | cut -c1-16)"
+done)
+have=$(cat "$applied" 2>/dev/null || true)
+if [ "$have" != "$wanted" ]; then
+    if [ ! -f "$tree/configure" ] ||
+        [ "$have" != "$(echo "$wanted" | head -n "$(echo -n "$have" | grep -c '^' || true)")" ]; then
         say "unpacking $(basename "$tarball")"
         rm -rf "$tree"
         tar -C "$cache" -xf "$tarball"
+        have=""
     fi
+    skip=$(echo -n "$have" | grep -c '^' || true)
+    n=0
     for p in "$here"/patches/*.patch; do
-        say "applying $(basename "$p")"
-        patch -d "$tree" -p1 -N --no-backup-if-mismatch -s < "$p" >&2 ||
-            die "$(basename "$p") does not apply to QEMU $version"
+        n=$((n + 1))
+        if [ "$n" -gt "$skip" ]; then
+            say "applying $(basename "$p")"
+            patch -d "$tree" -p1 -N --no-backup-if-mismatch -s < "$p" >&2 ||
+                die "$(basename "$p") does not apply to QEMU $version"
+        fi
     done
-    echo "$patch_key" > "$tree/.tessera-patches"
+    echo "$wanted" > "$applied"
 fi
 
 (cd "$here/overlay" && find . -type f) | while read -r f; do

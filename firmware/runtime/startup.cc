@@ -4,7 +4,9 @@
 // clears its board's .bss, runs the constructors, then releases the other harts of its board
 // through their MSWI msip registers. The others sleep in wfi (machine software interrupt enabled
 // in mie only, so it wakes wfi without being taken) until the leader's released flag is set.
-// After main each hart checks in its result with sysinfo and parks; the last check-in ends the run.
+// Then, on every hart, the mailbox hook of TINSEL_API v2 images (firmware/tinsel/v2_start.cc), if
+// the image has one. After main each hart checks in its result with sysinfo and parks; the last
+// check-in ends the run.
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -14,6 +16,7 @@
 #include "tessera/drivers/sysinfo.h"
 #include "tessera/exit.h"
 #include "tessera/hal/mmio.h"
+#include "tessera/heap.h"
 #include "tessera/hw/regs.h"
 
 // Linker script symbols (linker/tessera.ld). Sizes and offsets are absolute symbols: their
@@ -23,6 +26,7 @@ extern const uint8_t __tls_template_start[];
 extern const uint8_t __tdata_size[];
 extern const uint8_t __tbss_offset[];
 extern const uint8_t __tbss_size[];
+extern const uint8_t __tls_block_size[];
 extern const uint8_t __tls_block_align[];
 extern uint8_t __bss_start[];
 extern uint8_t __bss_end[];
@@ -31,6 +35,9 @@ extern const Constructor __preinit_array_start[];
 extern const Constructor __preinit_array_end[];
 extern const Constructor __init_array_start[];
 extern const Constructor __init_array_end[];
+
+// Defined only in images built with TINSEL_API v2: gives the thread's receive slots to hardware.
+[[gnu::weak]] void tessera_runtime_prepare_mailbox();
 }
 
 namespace tessera::runtime {
@@ -44,11 +51,16 @@ uintptr_t symbol_value(const uint8_t* symbol) {
   return reinterpret_cast<uintptr_t>(symbol);
 }
 
+// Where a hart's TLS block starts in its partition.
+uintptr_t thread_local_block(uintptr_t partition_base) {
+  const uintptr_t align = symbol_value(__tls_block_align);
+  return (partition_base + align - 1) & ~(align - 1);
+}
+
 // picolibc keeps errno (and a few other things) thread-local; every hart needs its own copy,
 // addressed through tp (RISC-V TLS variant I: tp points at the start of the block).
 void init_thread_local_storage(uintptr_t partition_base) {
-  const uintptr_t align = symbol_value(__tls_block_align);
-  const uintptr_t block = (partition_base + align - 1) & ~(align - 1);
+  const uintptr_t block = thread_local_block(partition_base);
   memcpy(reinterpret_cast<void*>(block), __tls_template_start, symbol_value(__tdata_size));
   memset(reinterpret_cast<void*>(block + symbol_value(__tbss_offset)), 0,
          symbol_value(__tbss_size));
@@ -117,6 +129,9 @@ extern "C" void tessera_runtime_start(uintptr_t partition_base) {
   } else {
     wait_for_board_release(me);
   }
+  if (tessera_runtime_prepare_mailbox != nullptr) {
+    tessera_runtime_prepare_mailbox();
+  }
 }
 
 extern "C" [[noreturn]] void tessera_runtime_finish(int main_result) {
@@ -126,3 +141,14 @@ extern "C" [[noreturn]] void tessera_runtime_finish(int main_result) {
 }
 
 }  // namespace tessera::runtime
+
+namespace tessera {
+
+void* heap_base() {
+  const uintptr_t end =
+      runtime::thread_local_block(drivers::Sysinfo().partition_base()) +
+      runtime::symbol_value(__tls_block_size);
+  return reinterpret_cast<void*>((end + 15) & ~uintptr_t{15});
+}
+
+}  // namespace tessera

@@ -2,6 +2,11 @@
 //
 //   TRAP hart 0x<thread id> cause <code> (<name>) pc 0x<mepc, 8 digits> tval 0x<mtval, 8 digits>
 //
+// An illegal instruction that is a CSR instruction on a mailbox CSR with a mailbox fault recorded
+// (MBOX_FAULT non-zero) adds a second line naming the fault:
+//
+//   TRAP hart 0x<thread id> mailbox fault <code> (<name>) csr 0x<csr>
+//
 // Exit status: 128 + exception code (illegal instruction -> 130, breakpoint -> 131, load access
 // fault -> 133, ...), or 192 + interrupt code for an interrupt (none is ever enabled in
 // mstatus.MIE, so that would be a runtime bug). trap_entry.S saves the registers as a TrapFrame
@@ -12,6 +17,7 @@
 #include "machine.h"
 #include "tessera/drivers/console.h"
 #include "tessera/drivers/exit.h"
+#include "tessera/drivers/mailbox.h"
 #include "tessera/hal/csr.h"
 #include "tessera/hw/regs.h"
 
@@ -28,6 +34,7 @@ constexpr uint32_t kMcauseInterrupt = 1u << 31;
 constexpr uint32_t kExceptionExitBase = 128;
 constexpr uint32_t kInterruptExitBase = 192;
 constexpr uint32_t kCodeMask = 63;  // keeps both ranges within an 8-bit exit status
+constexpr uint32_t kIllegalInstruction = 2;
 
 const char* exception_name(uint32_t code) {
   switch (code) {
@@ -131,6 +138,61 @@ class Line {
   size_t length_ = 0;
 };
 
+// The CSR a SYSTEM-opcode CSR instruction (csrrw/csrrs/csrrc and immediate forms) names, or
+// -1 for any other instruction.
+int csr_of_instruction(uint32_t insn) {
+  const uint32_t opcode = insn & 0x7f;
+  const uint32_t funct3 = (insn >> 12) & 0x7;
+  if (opcode != 0x73 || funct3 == 0 || funct3 == 4) {
+    return -1;
+  }
+  return static_cast<int>(insn >> 20);
+}
+
+bool is_mailbox_csr(int csr) {
+  switch (csr) {
+    case TESSERA_CSR_FREE:
+    case TESSERA_CSR_CAN_SEND:
+    case TESSERA_CSR_CAN_RECV:
+    case TESSERA_CSR_SEND_LEN:
+    case TESSERA_CSR_SEND_PTR:
+    case TESSERA_CSR_SEND:
+    case TESSERA_CSR_RECV:
+    case TESSERA_CSR_WAIT_UNTIL:
+    case TESSERA_CSR_MCAST_HI:
+    case TESSERA_CSR_MCAST_LO:
+    case TESSERA_CSR_MCAST_SEND:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// After the main report, so that it is out even if reading MBOX_FAULT traps again.
+void report_mailbox_fault(const drivers::Console& console, uint32_t mepc) {
+  // Instructions are 4-byte aligned words of the image (no compressed instructions).
+  const uint32_t insn = *reinterpret_cast<const volatile uint32_t*>(static_cast<uintptr_t>(mepc));
+  const int csr = csr_of_instruction(insn);
+  if (!is_mailbox_csr(csr)) {
+    return;
+  }
+  const uint32_t fault = hal::csr_read<TESSERA_CSR_MBOX_FAULT>();
+  if (fault == 0) {
+    return;
+  }
+  Line line;
+  line.text("TRAP hart 0x");
+  line.hex(hal::csr_read<TESSERA_CSR_HART_ID>(), 1);
+  line.text(" mailbox fault ");
+  line.decimal(fault);
+  line.text(" (");
+  line.text(drivers::mailbox_fault_name(fault));
+  line.text(") csr 0x");
+  line.hex(static_cast<uint32_t>(csr), 3);
+  line.text("\n");
+  line.write_to(console);
+}
+
 }  // namespace
 
 extern "C" [[noreturn]] void tessera_trap_handler(const TrapFrame* frame) {
@@ -155,6 +217,9 @@ extern "C" [[noreturn]] void tessera_trap_handler(const TrapFrame* frame) {
   const drivers::Console console;
   console.flush();  // the report starts a line of its own
   line.write_to(console);
+  if (!interrupt && code == kIllegalInstruction) {
+    report_mailbox_fault(console, machine::read_mepc());
+  }
 
   const uint32_t exit_base = interrupt ? kInterruptExitBase : kExceptionExitBase;
   (void)drivers::ExitDevice().fail(exit_base + (code & kCodeMask));

@@ -2,6 +2,7 @@
 // machine of the hart bound to the calling thread.
 #include "tessera/hal/backend/csr_backend.h"
 #include "tessera/hal/backend/mmio_backend.h"
+#include "tessera/hal/backend/scratch_backend.h"
 #include "tessera/host/hart.h"
 #include "tessera/host/machine.h"
 
@@ -20,6 +21,16 @@ uint32_t mmio_read32(uint32_t bus_address) {
 void mmio_write32(uint32_t bus_address, uint32_t value) {
   host::Hart& hart = host::current_hart();
   hart.machine().mmio_write32(hart, bus_address, value);
+}
+
+volatile void* scratch_pointer(uint32_t bus_address) {
+  host::Hart& hart = host::current_hart();
+  return hart.machine().scratch_pointer(hart, bus_address);
+}
+
+uint32_t scratch_bus_address(const volatile void* pointer) {
+  host::Hart& hart = host::current_hart();
+  return hart.machine().scratch_bus_address(hart, pointer);
 }
 
 }  // namespace tessera::hal::backend

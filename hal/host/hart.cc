@@ -18,11 +18,13 @@ HartScope::HartScope(Hart& hart) : hart_(hart), previous_(current) {
                            " is already bound to a thread");
   }
   current = &hart_;
+  hart_.machine().bound_harts_++;
 }
 
 HartScope::HartScope(Machine& machine, uint32_t thread_id) : HartScope(machine.hart(thread_id)) {}
 
 HartScope::~HartScope() {
+  hart_.machine().bound_harts_--;
   current = previous_;
   hart_.bound_.store(false);
 }

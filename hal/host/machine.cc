@@ -8,6 +8,7 @@
 #include "console_device.h"
 #include "core_csrs.h"
 #include "exit_device.h"
+#include "mailbox_device.h"
 #include "sysinfo_device.h"
 
 namespace tessera::host {
@@ -55,6 +56,9 @@ Machine::Machine(const TesseraShape& shape, MachineParams params)
   auto console = std::make_unique<ConsoleDevice>(*this, params_.console_sink);
   console_ = console.get();
   attach(std::move(console));
+  auto mailbox = std::make_unique<MailboxDevice>(*this, params_);
+  mailbox_ = mailbox.get();
+  attach(std::move(mailbox));
 }
 
 Machine::~Machine() = default;
@@ -151,10 +155,20 @@ void Machine::run_on_harts(std::span<const uint32_t> thread_ids,
   std::exception_ptr first_failure;
   std::vector<std::jthread> threads;
   threads.reserve(harts.size());
+  // Until its scope binds it, each new thread counts as active: a deadlock
+  // is not declared while harts are still starting.
+  starting_harts_ += static_cast<int>(harts.size());
   for (Hart* h : harts) {
     threads.emplace_back([&, h] {
       try {
-        HartScope scope(*h);
+        std::optional<HartScope> scope;
+        try {
+          scope.emplace(*h);
+        } catch (...) {
+          starting_harts_--;
+          throw;
+        }
+        starting_harts_--;
         program(*h);
       } catch (const MachineExit&) {
         // The hart ended the run; the code is in exit_code().
@@ -193,13 +207,60 @@ void Machine::end_run(int code) {
     }
     exit_code_ = code;
   }
-  // As at the end of a QEMU run: nothing a hart printed is lost.
+  // As at the end of a QEMU run: nothing a hart printed is lost, and no
+  // hart waits any more.
   flush_console();
+  mailbox_->machine_ended(code);
 }
 
 std::optional<int> Machine::exit_code() const {
   std::lock_guard lock(exit_mutex_);
   return exit_code_;
+}
+
+volatile void* Machine::scratch_pointer(Hart& hart, uint32_t bus_address) {
+  return mailbox_->scratch_pointer(hart, bus_address);
+}
+
+uint32_t Machine::scratch_bus_address(Hart& hart, const volatile void* pointer) {
+  return mailbox_->scratch_bus_address(hart, pointer);
+}
+
+std::vector<HostMessage> Machine::host_messages() const {
+  return mailbox_->host_messages();
+}
+
+bool Machine::inject(uint32_t dest_thread_id, std::span<const uint8_t> message, uint64_t time) {
+  if (message.empty() || message.size() % TESSERA_BYTES_PER_FLIT != 0 ||
+      message.size() > TESSERA_BYTES_PER_SLOT) {
+    return false;
+  }
+  return mailbox_->inject(dest_thread_id, message.data(),
+                          static_cast<uint32_t>(message.size() / TESSERA_BYTES_PER_FLIT), time);
+}
+
+void Machine::host_ready() {
+  mailbox_->host_ready();
+}
+
+TesseraMailboxCounts Machine::board_counts(uint32_t board_index) const {
+  return mailbox_->board_counts(board_index);
+}
+
+TesseraMailboxCounts Machine::thread_counts(uint32_t thread_id) {
+  return mailbox_->thread_counts(hart(thread_id).index());
+}
+
+TesseraMailboxCounts Machine::host_counts() const {
+  return mailbox_->host_counts();
+}
+
+uint64_t Machine::mailbox_latency(uint32_t src_id, uint32_t dest_id, uint32_t flits) const {
+  return mailbox_->latency(src_id, dest_id, flits);
+}
+
+uint32_t Machine::active_harts() const {
+  return static_cast<uint32_t>(bound_harts_.load() + starting_harts_.load());
 }
 
 }  // namespace tessera::host

@@ -25,6 +25,11 @@
 #define TESSERA_CSR_FROM_UART   0x80b /* read: byte from the host link           */
 #define TESSERA_CSR_TO_UART     0x80c /* write: byte to the host link            */
 #define TESSERA_CSR_EMIT        0x80f /* write: byte to the console line buffer  */
+/* Tessera extensions (no number of the reference hardware is reused). */
+#define TESSERA_CSR_MCAST_HI    0x811 /* write: multicast mask, threads 32..63 */
+#define TESSERA_CSR_MCAST_LO    0x812 /* write: multicast mask, threads 0..31  */
+#define TESSERA_CSR_MCAST_SEND  0x813 /* write: mailbox id; sends to the mask  */
+#define TESSERA_CSR_MBOX_FAULT  0x814 /* read: code of the last mailbox fault  */
 #define TESSERA_CSR_HART_ID     0xf14 /* read: global thread id (mhartid)        */
 #define TESSERA_CSR_CYCLE       0xc00 /* read: modelled cycle count (low word)   */
 #define TESSERA_CSR_CYCLEH      0xc80 /* read: modelled cycle count (high word)  */
@@ -58,6 +63,11 @@
 #define TESSERA_BYTES_PER_SLOT      (1u << TESSERA_LOG_BYTES_PER_SLOT)
 #define TESSERA_BYTES_PER_FLIT      16u
 #define TESSERA_MAX_FLITS           4u
+
+/* Slots of a tile's scratchpad are divided evenly among its threads, in
+ * thread order; each thread's first slot is its send slot, the others are
+ * for receiving. */
+#define TESSERA_SLOTS_PER_TILE  (TESSERA_SCRATCH_SIZE / TESSERA_BYTES_PER_SLOT)
 
 /* ---------------------------------------------------------------------------
  * Sysinfo registers (32-bit, read-only unless noted). Registers marked

@@ -7,16 +7,20 @@
 #include <stdint.h>
 
 #include <array>
+#include <atomic>
+#include <chrono>
 #include <exception>
 #include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "mailbox.h"
 #include "tessera/host/device.h"
 #include "tessera/host/hart.h"
 #include "tessera/hw/regs.h"
@@ -30,6 +34,14 @@ struct ConsoleLine {
   std::string text;
 };
 
+// A message a thread sent to the host id (tinselSend(tinselHostId(), ...)).
+struct HostMessage {
+  uint32_t source;             // thread id of the sender
+  std::vector<uint8_t> bytes;  // flits * 16 bytes
+  uint32_t flits;
+  uint64_t time;  // modelled cycle at which it reached the host
+};
+
 // Defaults are those of the QEMU machine (-M tessera).
 struct MachineParams {
   uint32_t clock_mhz = 240;
@@ -40,6 +52,47 @@ struct MachineParams {
   // Called with every console line as it is emitted, besides recording it
   // (e.g. to echo the guest's output). Called under the console's lock.
   std::function<void(const ConsoleLine&)> console_sink;
+
+  // The mailbox network (docs/mailbox.md).
+  uint32_t tile_hop_cycles = TESSERA_MAILBOX_DEFAULT_TILE_HOP_CYCLES;
+  uint32_t board_hop_cycles = TESSERA_MAILBOX_DEFAULT_BOARD_HOP_CYCLES;  // L
+  uint32_t buffer_flits = TESSERA_MAILBOX_DEFAULT_BUFFER_FLITS;  // toward each mailbox
+  // Offered every message sent to the host id; returning false means the
+  // host cannot take it now (its sender stalls until Machine::host_ready).
+  // Unset: the host takes everything. Called under the mailbox's lock: it
+  // must not call back into the machine. Taken messages are recorded in
+  // Machine::host_messages().
+  std::function<bool(const HostMessage&)> host_sink;
+
+  // Deadlock detection: when every hart bound to a thread is blocked in a
+  // mailbox wait and nothing has happened in the mailbox for deadlock_grace,
+  // each of them throws Deadlock instead of hanging. A host thread that
+  // would inject a message later than that must raise the grace or turn
+  // detection off.
+  bool detect_deadlock = true;
+  std::chrono::milliseconds deadlock_grace{250};
+};
+
+// Thrown on a hart whose mailbox CSR faults: the real machine raises an
+// illegal-instruction trap there (docs/mailbox.md lists the faults).
+class MailboxFault : public std::logic_error {
+ public:
+  MailboxFault(const Hart& hart, uint16_t csr, uint32_t value, uint32_t fault);
+  uint16_t csr() const { return csr_; }
+  uint32_t value() const { return value_; }
+  uint32_t fault() const { return fault_; }  // TESSERA_FAULT_*
+
+ private:
+  uint16_t csr_;
+  uint32_t value_;
+  uint32_t fault_;
+};
+
+// Thrown on every blocked hart when all running harts are blocked in the
+// mailbox for good (see MachineParams::detect_deadlock).
+class Deadlock : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
 };
 
 // Thrown on the hart that ends the run through the exit device: on the
@@ -56,6 +109,7 @@ class MachineExit : public std::exception {
 };
 
 class ConsoleDevice;
+class MailboxDevice;
 
 class Machine {
  public:
@@ -107,7 +161,34 @@ class Machine {
   // The run's exit code, once a device has ended it.
   std::optional<int> exit_code() const;
 
+  // --- Mailboxes and the network (docs/mailbox.md) ---------------------------
+  // The scratchpad of `hart`'s tile as firmware sees it: a pointer to the
+  // byte at bus_address (in the TESSERA_SCRATCH window), and back. Outside
+  // it: std::logic_error. Prefer the hal::scratch_* facade in driver code.
+  volatile void* scratch_pointer(Hart& hart, uint32_t bus_address);
+  uint32_t scratch_bus_address(Hart& hart, const volatile void* pointer);
+  // Messages threads sent to the host id that the host took, in order.
+  std::vector<HostMessage> host_messages() const;
+  // Offers the host's message (1..4 whole flits of bytes) to a thread, sent
+  // at modelled cycle `time`. False (nothing taken) if the thread doesn't
+  // exist, the length is wrong or the network toward it is full.
+  bool inject(uint32_t dest_thread_id, std::span<const uint8_t> message, uint64_t time = 0);
+  // The host can take messages again (after host_sink refused one).
+  void host_ready();
+  // Messages sent/received by a board's threads, a thread, the host.
+  TesseraMailboxCounts board_counts(uint32_t board_index) const;
+  TesseraMailboxCounts thread_counts(uint32_t thread_id);
+  TesseraMailboxCounts host_counts() const;
+  // Uncontended modelled latency from one thread (or the host id) to another.
+  uint64_t mailbox_latency(uint32_t src_id, uint32_t dest_id, uint32_t flits = 1) const;
+
+  // Harts bound to a thread now, or about to be (run_on_harts); what
+  // deadlock detection compares the blocked harts against.
+  uint32_t active_harts() const;
+
  private:
+  friend class HartScope;
+
   Device& device_at(Hart& hart, uint32_t address, uint32_t& offset);
 
   TesseraShape shape_;
@@ -117,6 +198,9 @@ class Machine {
   std::vector<std::pair<MmioWindow, Device*>> mmio_map_;  // sorted by base
   std::array<Device*, 4096> csr_map_{};                   // by CSR number
   ConsoleDevice* console_ = nullptr;
+  MailboxDevice* mailbox_ = nullptr;
+  std::atomic<int> bound_harts_{0};
+  std::atomic<int> starting_harts_{0};
 
   mutable std::mutex exit_mutex_;
   std::optional<int> exit_code_;

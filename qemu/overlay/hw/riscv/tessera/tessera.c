@@ -21,6 +21,9 @@
 #include "hw/loader.h"
 #include "hw/qdev-properties.h"
 #include "hw/misc/sifive_test.h"
+#include "chardev/char.h"
+#include "qemu/bitmap.h"
+#include "qemu/main-loop.h"
 #include "hw/riscv/tessera.h"
 #include "elf.h"
 #include "exec/address-spaces.h"
@@ -63,6 +66,10 @@ static const TesseraProp tessera_props[] = {
       "DRAM per board in MiB (0: just enough for the image and partitions)" },
     { "partition-kib", TPROP(partition_kib), 4, 65536, true, 16,
       "stack and heap partition per hart in KiB (power of two)" },
+    { "cpi", TPROP(cpi), 1, 1000, false, 1,
+      "modelled cycles per retired instruction" },
+    { "buffer-flits", TPROP(buffer_flits), 4, 1048576, false, 64,
+      "network buffering toward each mailbox, in flits" },
 };
 
 static uint32_t *tessera_prop_field(TesseraMachineState *s,
@@ -103,6 +110,37 @@ static void tessera_set_prop(Object *obj, Visitor *v, const char *name,
         return;
     }
     *tessera_prop_field(TESSERA_MACHINE(obj), p) = value;
+}
+
+void tessera_machine_wake(TesseraMachineState *s, uint32_t hart)
+{
+    CPUState *cs = CPU(&s->harts[hart]);
+
+    cs->halted = 0;
+    set_bit(hart, s->woken);
+    s->any_woken = true;
+}
+
+void tessera_machine_kick_woken(TesseraMachineState *s)
+{
+    unsigned long hart;
+
+    if (!s->any_woken) {
+        return;
+    }
+    s->any_woken = false;
+    if (!qemu_tcg_mttcg_enabled()) {
+        /* One round-robin thread runs every hart: one kick wakes it. */
+        qemu_cpu_kick(CPU(&s->harts[find_first_bit(s->woken,
+                                                   s->num_harts)]));
+        bitmap_zero(s->woken, s->num_harts);
+        return;
+    }
+    for (hart = find_first_bit(s->woken, s->num_harts); hart < s->num_harts;
+         hart = find_next_bit(s->woken, s->num_harts, hart + 1)) {
+        qemu_cpu_kick(CPU(&s->harts[hart]));
+        clear_bit(hart, s->woken);
+    }
 }
 
 int tessera_current_hart_index(void)
@@ -255,6 +293,21 @@ static void tessera_create_harts(TesseraMachineState *s, uint64_t entry)
     uint32_t per_board = tessera_threads_per_board(sh);
     uint32_t tiles_per_board = s->tiles_x * s->tiles_y;
 
+    /*
+     * Harts are QOM children of their tile, not of the machine: QOM finds a
+     * child's name by scanning its parent's properties, which is quadratic
+     * with thousands of children under one parent.
+     */
+    g_autofree Object **tile_objs = g_new0(Object *, s->boards_x *
+                                           s->boards_y * tiles_per_board);
+    for (uint32_t t = 0; t < s->boards_x * s->boards_y * tiles_per_board;
+         t++) {
+        g_autofree char *tname = g_strdup_printf("tile[%u]", t);
+
+        tile_objs[t] = object_new(TYPE_CONTAINER);
+        object_property_add_child(obj, tname, tile_objs[t]);
+        object_unref(tile_objs[t]);
+    }
     s->harts = g_new0(RISCVCPU, s->num_harts);
     for (uint32_t i = 0; i < s->num_harts; i++) {
         uint32_t board = i / per_board;
@@ -265,7 +318,8 @@ static void tessera_create_harts(TesseraMachineState *s, uint64_t entry)
         uint32_t local = i % per_board, tile;
         RISCVCPU *cpu = &s->harts[i];
         DeviceState *dev;
-        g_autofree char *name = g_strdup_printf("hart[%u]", i);
+        g_autofree char *name = g_strdup_printf("hart[%u]", i %
+                                                tessera_threads_per_tile(sh));
 
         /* Board-local ids are dense: tile, core and thread are powers of 2 */
         c.thread = local % s->threads_per_core;
@@ -274,8 +328,12 @@ static void tessera_create_harts(TesseraMachineState *s, uint64_t entry)
         c.tile_x = tile % s->tiles_x;
         c.tile_y = tile / s->tiles_x;
 
-        object_initialize_child(obj, name, cpu, TYPE_RISCV_CPU_RV32I);
+        object_initialize_child(tile_objs[board * tiles_per_board + tile],
+                                name, cpu, TYPE_RISCV_CPU_RV32I);
         dev = DEVICE(cpu);
+        /* Devices find a hart's dense index through its cpu_index; setting
+         * it also spares QEMU a linear search for a free index per hart. */
+        CPU(cpu)->cpu_index = i;
         qdev_prop_set_uint64(dev, "resetvec", entry);
         qdev_prop_set_bit(dev, "m", true);
         qdev_prop_set_bit(dev, "f", true);
@@ -293,7 +351,6 @@ static void tessera_create_harts(TesseraMachineState *s, uint64_t entry)
                                  &error_abort);
         qemu_register_reset(tessera_hart_reset, cpu);
         qdev_realize(dev, NULL, &error_fatal);
-        /* Devices find a hart's dense index through its cpu_index. */
         g_assert(CPU(cpu)->cpu_index == (int)i);
         g_assert(tessera_dense_index(sh, cpu->env.mhartid) == i);
     }
@@ -356,6 +413,28 @@ static void tessera_create_devices(TesseraMachineState *s)
     sifive_test_create(TESSERA_EXIT_BASE);
 }
 
+static void tessera_create_mailbox(TesseraMachineState *s)
+{
+    DeviceState *dev = qdev_new(TYPE_TESSERA_MAILBOX);
+
+    object_property_set_link(OBJECT(dev), "machine", OBJECT(s),
+                             &error_abort);
+    if (s->hostlink) {
+        Chardev *chr = qemu_chr_find(s->hostlink);
+
+        if (!chr) {
+            error_report("tessera: hostlink=%s names no chardev; add "
+                         "-chardev <backend>,id=%s", s->hostlink,
+                         s->hostlink);
+            exit(1);
+        }
+        qdev_prop_set_chr(dev, "chardev", chr);
+    }
+    object_property_add_child(OBJECT(s), "mailbox", OBJECT(dev));
+    qdev_realize_and_unref(dev, NULL, &error_fatal);
+    s->mailbox = TESSERA_MAILBOX(dev);
+}
+
 static void tessera_machine_init(MachineState *machine)
 {
     TesseraMachineState *s = TESSERA_MACHINE(machine);
@@ -380,6 +459,10 @@ static void tessera_machine_init(MachineState *machine)
     tessera_create_memory(s);
     tessera_create_devices(s);
     entry = tessera_load_image(s);
+    /* Custom CSRs are registered before the harts exist so gdb sees them */
+    s->woken = bitmap_new(s->num_harts);
+    tessera_time_init(&s->time, s->num_harts, s->cpi);
+    tessera_create_mailbox(s);
     tessera_create_harts(s, entry);
     tessera_create_mswi(s);
     trace_tessera_machine_init(s->boards_x, s->boards_y, s->num_harts,
@@ -414,6 +497,20 @@ static void tessera_set_prop_and_smp(Object *obj, Visitor *v,
 {
     tessera_set_prop(obj, v, name, opaque, errp);
     tessera_update_smp(TESSERA_MACHINE(obj));
+}
+
+static char *tessera_get_hostlink(Object *obj, Error **errp)
+{
+    return g_strdup(TESSERA_MACHINE(obj)->hostlink);
+}
+
+static void tessera_set_hostlink(Object *obj, const char *value,
+                                 Error **errp)
+{
+    TesseraMachineState *s = TESSERA_MACHINE(obj);
+
+    g_free(s->hostlink);
+    s->hostlink = g_strdup(value);
 }
 
 static void tessera_machine_instance_init(Object *obj)
@@ -452,6 +549,10 @@ static void tessera_machine_class_init(ObjectClass *oc, void *data)
                                p->dflt);
         object_class_property_set_description(oc, p->name, desc);
     }
+    object_class_property_add_str(oc, "hostlink", tessera_get_hostlink,
+                                  tessera_set_hostlink);
+    object_class_property_set_description(oc, "hostlink",
+        "id of the chardev that carries messages to and from the host id");
 }
 
 static const TypeInfo tessera_machine_info = {

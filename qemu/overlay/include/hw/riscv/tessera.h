@@ -26,6 +26,8 @@ OBJECT_DECLARE_SIMPLE_TYPE(TesseraSysinfoState, TESSERA_SYSINFO)
 #define TYPE_TESSERA_MSWI "tessera-mswi"
 OBJECT_DECLARE_SIMPLE_TYPE(TesseraMswiState, TESSERA_MSWI)
 
+#define TYPE_TESSERA_MAILBOX "tessera-mailbox"
+OBJECT_DECLARE_SIMPLE_TYPE(TesseraMailboxState, TESSERA_MAILBOX)
 /* Upper bounds of the machine properties. */
 #define TESSERA_MAX_BOARDS_XY   8
 #define TESSERA_MAX_TILES_XY    8
@@ -40,6 +42,14 @@ typedef struct TesseraTile {
     MemoryRegion scratch;    /* the mailbox scratchpad */
 } TesseraTile;
 
+/* Modelled time of every hart (tessera_time.c). */
+typedef struct TesseraTime {
+    uint32_t num_harts;
+    uint32_t cpi;
+    uint64_t *insns; /* retired instructions */
+    uint64_t *stall; /* cycles spent waiting */
+} TesseraTime;
+
 struct TesseraMachineState {
     MachineState parent_obj;
 
@@ -52,6 +62,9 @@ struct TesseraMachineState {
     uint32_t board_hop_cycles;
     uint32_t dram_mib;
     uint32_t partition_kib;
+    uint32_t cpi;
+    uint32_t buffer_flits;
+    char *hostlink;          /* chardev id of the host link, or NULL */
 
     TesseraShape shape;
     uint32_t num_harts;
@@ -60,6 +73,10 @@ struct TesseraMachineState {
     AddressSpace *board_as;  /* for loading the image into each board */
     TesseraTile *tiles;      /* board-major, then tile y, tile x */
     DeviceState **mswi;
+    TesseraTime time;
+    TesseraMailboxState *mailbox;
+    unsigned long *woken;    /* harts woken since the last kick */
+    bool any_woken;
 };
 
 /* The console: per-hart line assembly on a chardev. */
@@ -92,6 +109,30 @@ struct TesseraMswiState {
     uint32_t *msip;
     qemu_irq *irqs;
 };
+
+/* Mailboxes and the host link (tessera_mailbox.c). */
+struct TesseraMailboxState {
+    DeviceState parent_obj;
+    TesseraMachineState *machine;
+    struct TesseraMailbox *model;
+    CharBackend hostlink;
+    uint8_t rx_frame[16 + TESSERA_MAX_FLITS * TESSERA_BYTES_PER_FLIT];
+    uint32_t rx_len;
+    uint32_t rx_skip;        /* payload bytes of a refused frame to drop */
+    bool rx_held;            /* a whole frame waits for network room */
+};
+
+/* Modelled cycle count of a hart; exact for the running hart at a CSR. */
+uint64_t tessera_time_now(uint32_t hart);
+/* Moves a hart's clock forward to `cycles` (a wait that ended then). */
+void tessera_time_advance_to(uint32_t hart, uint64_t cycles);
+void tessera_time_init(TesseraTime *t, uint32_t num_harts, uint32_t cpi);
+
+/* Lets a hart that halted in a blocking CSR run again (it re-executes the
+ * CSR); the kick is deferred to tessera_machine_kick_woken() so that waking
+ * many harts costs one kick under round-robin TCG. Call with the BQL. */
+void tessera_machine_wake(TesseraMachineState *s, uint32_t hart);
+void tessera_machine_kick_woken(TesseraMachineState *s);
 
 /* Dense index of the hart running the current access, or -1 if none. */
 int tessera_current_hart_index(void);

@@ -1,0 +1,55 @@
+// The host end of the tessera machine's host link: messages that threads
+// send to tinselHostId() leave QEMU on a chardev in the framing of
+// docs/mailbox.md ("Host link"), and messages the host writes there are
+// delivered to threads.
+#pragma once
+
+#include <stdint.h>
+
+#include <array>
+#include <optional>
+#include <string>
+
+namespace tessera::hostlink {
+
+inline constexpr uint32_t kBytesPerFlit = 16;
+inline constexpr uint32_t kMaxFlits = 4;
+inline constexpr uint32_t kHeaderBytes = 16;
+
+struct Message {
+  uint32_t thread = 0;  // source (to the host) or destination (from it)
+  uint32_t flits = 1;   // 1..4
+  uint64_t cycle = 0;   // modelled cycle of the send (0 from the host)
+  std::array<uint32_t, kMaxFlits * kBytesPerFlit / 4> words{};
+};
+
+// Encodes a message as it travels on the link.
+std::string encode(const Message& m);
+
+// Decodes one message from the start of `bytes`; returns how many bytes it
+// used, or 0 if `bytes` does not hold a whole message yet. Throws
+// std::invalid_argument for a header no machine would send.
+size_t decode(const std::string& bytes, Message& out);
+
+// A connection to a QEMU chardev socket (server side is QEMU).
+class Connection {
+ public:
+  // Connects to the Unix socket at `path`, retrying for up to `timeout_ms`.
+  static std::optional<Connection> connect(const std::string& path, int timeout_ms);
+  Connection(Connection&& other) noexcept;
+  Connection& operator=(Connection&& other) noexcept;
+  Connection(const Connection&) = delete;
+  Connection& operator=(const Connection&) = delete;
+  ~Connection();
+
+  void send(const Message& m);
+  // Blocks for the next message; std::nullopt once the machine has gone.
+  std::optional<Message> receive();
+
+ private:
+  explicit Connection(int fd) : fd_(fd) {}
+  int fd_;
+  std::string pending_;
+};
+
+}  // namespace tessera::hostlink

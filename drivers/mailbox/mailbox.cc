@@ -1,0 +1,206 @@
+#include "tessera/drivers/mailbox.h"
+
+#include "tessera/drivers/sysinfo.h"
+#include "tessera/hal/csr.h"
+
+namespace tessera::drivers {
+
+namespace {
+
+bool valid_length(uint32_t flits) {
+  return flits >= 1 && flits <= TESSERA_MAX_FLITS;
+}
+
+}  // namespace
+
+const char* mailbox_fault_name(uint32_t code) {
+  switch (static_cast<MailboxFault>(code)) {
+    case MailboxFault::kNone:
+      return "no fault";
+    case MailboxFault::kBadDestination:
+      return "bad destination";
+    case MailboxFault::kBadSlot:
+      return "bad slot";
+    case MailboxFault::kBadLength:
+      return "bad length";
+    case MailboxFault::kDoubleFree:
+      return "double free";
+    case MailboxFault::kRecvEmpty:
+      return "receive with nothing waiting";
+    case MailboxFault::kSendBusy:
+      return "send while can-send is 0";
+    case MailboxFault::kBadWait:
+      return "bad wait condition";
+  }
+  return "unknown fault";
+}
+
+void Slot::write(const void* bytes, size_t size) const {
+  volatile uint8_t* to = static_cast<volatile uint8_t*>(data());
+  const auto* from = static_cast<const uint8_t*>(bytes);
+  for (size_t i = 0; i < size && i < TESSERA_BYTES_PER_SLOT; i++) {
+    to[i] = from[i];
+  }
+}
+
+void Slot::read(void* bytes, size_t size) const {
+  const volatile uint8_t* from = static_cast<const volatile uint8_t*>(data());
+  auto* to = static_cast<uint8_t*>(bytes);
+  for (size_t i = 0; i < size && i < TESSERA_BYTES_PER_SLOT; i++) {
+    to[i] = from[i];
+  }
+}
+
+Mailbox::Mailbox() {
+  const Sysinfo sysinfo;
+  shape_ = sysinfo.shape();
+  host_id_ = sysinfo.host_id();
+  thread_id_ = hal::csr_read<TESSERA_CSR_HART_ID>();
+  tile_shift_ = tessera_tile_shift(&shape_);
+}
+
+Slot Mailbox::slot(uint32_t n) const {
+  if (n >= slots_per_thread()) {
+    return Slot();
+  }
+  return Slot::at(mailbox_slot_address(thread_id_, threads_per_tile(), n));
+}
+
+bool Mailbox::can_send() const {
+  return hal::csr_read<TESSERA_CSR_CAN_SEND>() != 0;
+}
+
+bool Mailbox::can_recv() const {
+  return hal::csr_read<TESSERA_CSR_CAN_RECV>() != 0;
+}
+
+WaitConditions Mailbox::wait_until(WaitConditions conditions) const {
+  if (conditions.empty()) {
+    return WaitConditions::none();
+  }
+  const uint32_t holds = hal::csr_swap<TESSERA_CSR_WAIT_UNTIL>(conditions.bits());
+  WaitConditions result = WaitConditions::none();
+  if (holds & TESSERA_WAIT_CAN_SEND) {
+    result = result | WaitConditions::can_send();
+  }
+  if (holds & TESSERA_WAIT_CAN_RECV) {
+    result = result | WaitConditions::can_recv();
+  }
+  return result;
+}
+
+bool Mailbox::is_destination(uint32_t id) const {
+  return id == host_id_ || tessera_thread_exists(&shape_, id);
+}
+
+void Mailbox::start_send(uint32_t dest, Slot slot, uint32_t flits) const {
+  hal::csr_write<TESSERA_CSR_SEND_LEN>(flits - 1);
+  hal::csr_write<TESSERA_CSR_SEND_PTR>(slot.bus_address());
+  hal::csr_write<TESSERA_CSR_SEND>(dest);
+}
+
+Status Mailbox::try_send(uint32_t dest, Slot slot, uint32_t flits) const {
+  if (!slot.valid() || !valid_length(flits) || !is_destination(dest)) {
+    return Status::InvalidArgument();
+  }
+  if (!can_send()) {
+    return Status::Unavailable();
+  }
+  start_send(dest, slot, flits);
+  return OkStatus();
+}
+
+Status Mailbox::send(uint32_t dest, Slot slot, uint32_t flits) const {
+  if (!slot.valid() || !valid_length(flits) || !is_destination(dest)) {
+    return Status::InvalidArgument();
+  }
+  (void)wait_until(WaitConditions::can_send());
+  start_send(dest, slot, flits);
+  return OkStatus();
+}
+
+Status Mailbox::check_multicast(uint32_t mailbox, uint64_t mask, Slot slot,
+                                uint32_t flits) const {
+  const uint32_t tpt = threads_per_tile();
+  if (!slot.valid() || !valid_length(flits) || mailbox > (UINT32_MAX >> tile_shift_) ||
+      !tessera_thread_exists(&shape_, mailbox << tile_shift_)) {
+    return Status::InvalidArgument();
+  }
+  if (tpt < 64 && (mask >> tpt) != 0) {
+    return Status::InvalidArgument();
+  }
+  return OkStatus();
+}
+
+void Mailbox::start_multicast(uint32_t mailbox, uint64_t mask, Slot slot, uint32_t flits) const {
+  hal::csr_write<TESSERA_CSR_SEND_LEN>(flits - 1);
+  hal::csr_write<TESSERA_CSR_SEND_PTR>(slot.bus_address());
+  hal::csr_write<TESSERA_CSR_MCAST_HI>(static_cast<uint32_t>(mask >> 32));
+  hal::csr_write<TESSERA_CSR_MCAST_LO>(static_cast<uint32_t>(mask));
+  hal::csr_write<TESSERA_CSR_MCAST_SEND>(mailbox);
+}
+
+Status Mailbox::try_multicast(uint32_t mailbox, uint64_t mask, Slot slot, uint32_t flits) const {
+  if (Status s = check_multicast(mailbox, mask, slot, flits); !s.ok()) {
+    return s;
+  }
+  if (mask == 0) {
+    return OkStatus();
+  }
+  if (!can_send()) {
+    return Status::Unavailable();
+  }
+  start_multicast(mailbox, mask, slot, flits);
+  return OkStatus();
+}
+
+Status Mailbox::multicast(uint32_t mailbox, uint64_t mask, Slot slot, uint32_t flits) const {
+  if (Status s = check_multicast(mailbox, mask, slot, flits); !s.ok()) {
+    return s;
+  }
+  if (mask == 0) {
+    return OkStatus();
+  }
+  (void)wait_until(WaitConditions::can_send());
+  start_multicast(mailbox, mask, slot, flits);
+  return OkStatus();
+}
+
+Status Mailbox::try_recv(Slot* slot) const {
+  if (slot == nullptr) {
+    return Status::InvalidArgument();
+  }
+  if (!can_recv()) {
+    return Status::Unavailable();
+  }
+  *slot = Slot::at(hal::csr_read<TESSERA_CSR_RECV>());
+  return OkStatus();
+}
+
+Slot Mailbox::recv() const {
+  (void)wait_until(WaitConditions::can_recv());
+  return Slot::at(hal::csr_read<TESSERA_CSR_RECV>());
+}
+
+Status Mailbox::give(Slot slot) const {
+  if (!slot.valid()) {
+    return Status::InvalidArgument();
+  }
+  hal::csr_write<TESSERA_CSR_FREE>(slot.bus_address());
+  return OkStatus();
+}
+
+Status Mailbox::give_receive_slots() const {
+  for (uint32_t n = 0; n < receive_slot_count(); n++) {
+    if (Status s = give(receive_slot(n)); !s.ok()) {
+      return s;
+    }
+  }
+  return OkStatus();
+}
+
+uint32_t Mailbox::last_fault() const {
+  return hal::csr_read<TESSERA_CSR_MBOX_FAULT>();
+}
+
+}  // namespace tessera::drivers

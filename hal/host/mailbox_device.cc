@@ -1,0 +1,266 @@
+#include "mailbox_device.h"
+
+#include <algorithm>
+#include <cstring>
+#include <new>
+#include <stdexcept>
+#include <string>
+
+#include "bus_error.h"
+
+namespace tessera::host {
+
+namespace {
+
+std::string wait_description(uint32_t bits) {
+  switch (bits & (TESSERA_WAIT_CAN_SEND | TESSERA_WAIT_CAN_RECV)) {
+    case TESSERA_WAIT_CAN_SEND:
+      return "can-send";
+    case TESSERA_WAIT_CAN_RECV:
+      return "can-recv";
+    case TESSERA_WAIT_CAN_SEND | TESSERA_WAIT_CAN_RECV:
+      return "can-send or can-recv";
+    default:
+      return "nothing (not waiting)";
+  }
+}
+
+}  // namespace
+
+MailboxFault::MailboxFault(const Hart& hart, uint16_t csr, uint32_t value, uint32_t fault)
+    : std::logic_error("tessera host: hart " + hex32(hart.id()) + " (index " +
+                       std::to_string(hart.index()) + "): mailbox fault " + std::to_string(fault) +
+                       " (" +
+                       tessera_mailbox_fault_name(static_cast<TesseraMailboxFault>(fault)) +
+                       ") on csrrw " + hex32(csr) + ", " + hex32(value)),
+      csr_(csr),
+      value_(value),
+      fault_(fault) {}
+
+MailboxDevice::MailboxDevice(Machine& machine, const MachineParams& params)
+    : machine_(machine),
+      tile_shift_(tessera_tile_shift(&machine.shape())),
+      detect_deadlock_(params.detect_deadlock),
+      deadlock_grace_(params.deadlock_grace),
+      host_sink_(params.host_sink),
+      waiters_(machine.num_harts()) {
+  const TesseraShape& shape = machine.shape();
+  const size_t tiles = size_t{shape.boards_x} * shape.boards_y * shape.tiles_x * shape.tiles_y;
+  scratch_ = std::make_unique<uint8_t[]>(tiles * TESSERA_SCRATCH_SIZE);
+  const TesseraMailboxConfig config{shape, params.tile_hop_cycles, params.board_hop_cycles,
+                                    params.buffer_flits};
+  TesseraMailboxHost host{};
+  host.opaque = this;
+  host.scratchpad = &MailboxDevice::scratchpad;
+  host.wake = &MailboxDevice::wake;
+  host.to_host = &MailboxDevice::to_host;
+  model_ = tessera_mailbox_new(&config, &host);
+  if (model_ == nullptr) {
+    throw std::invalid_argument(
+        "tessera host: the mailbox model rejects this shape or these parameters "
+        "(see tessera_mailbox_new)");
+  }
+}
+
+MailboxDevice::~MailboxDevice() {
+  tessera_mailbox_free(model_);
+}
+
+std::optional<MmioWindow> MailboxDevice::mmio_window() const {
+  return MmioWindow{TESSERA_SCRATCH_BASE, TESSERA_SCRATCH_SIZE};
+}
+
+std::vector<uint16_t> MailboxDevice::csrs() const {
+  return {TESSERA_CSR_FREE,     TESSERA_CSR_CAN_SEND,   TESSERA_CSR_CAN_RECV,
+          TESSERA_CSR_SEND_LEN, TESSERA_CSR_SEND_PTR,   TESSERA_CSR_SEND,
+          TESSERA_CSR_RECV,     TESSERA_CSR_WAIT_UNTIL, TESSERA_CSR_MCAST_HI,
+          TESSERA_CSR_MCAST_LO, TESSERA_CSR_MCAST_SEND, TESSERA_CSR_MBOX_FAULT};
+}
+
+uint8_t* MailboxDevice::tile_scratch(const Hart& hart) const {
+  return scratch_.get() + size_t{hart.index() >> tile_shift_} * TESSERA_SCRATCH_SIZE;
+}
+
+uint32_t MailboxDevice::mmio_read32(Hart& hart, uint32_t offset) {
+  std::lock_guard lock(mutex_);
+  const uint8_t* p = tile_scratch(hart) + offset;
+  return uint32_t{p[0]} | uint32_t{p[1]} << 8 | uint32_t{p[2]} << 16 | uint32_t{p[3]} << 24;
+}
+
+void MailboxDevice::mmio_write32(Hart& hart, uint32_t offset, uint32_t value) {
+  std::lock_guard lock(mutex_);
+  uint8_t* p = tile_scratch(hart) + offset;
+  for (int i = 0; i < 4; i++) {
+    p[i] = static_cast<uint8_t>(value >> (8 * i));
+  }
+}
+
+volatile void* MailboxDevice::scratch_pointer(Hart& hart, uint32_t bus_address) {
+  if (bus_address < TESSERA_SCRATCH_BASE ||
+      bus_address - TESSERA_SCRATCH_BASE >= TESSERA_SCRATCH_SIZE) {
+    throw_bus_error(hart, "scratch_pointer: " + hex32(bus_address) +
+                              " is outside the scratchpad window");
+  }
+  return tile_scratch(hart) + (bus_address - TESSERA_SCRATCH_BASE);
+}
+
+uint32_t MailboxDevice::scratch_bus_address(Hart& hart, const volatile void* pointer) {
+  const auto* base = tile_scratch(hart);
+  const auto* p = static_cast<const volatile uint8_t*>(pointer);
+  // Compare as integers: the pointer may point anywhere.
+  const auto offset = reinterpret_cast<uintptr_t>(p) - reinterpret_cast<uintptr_t>(base);
+  if (reinterpret_cast<uintptr_t>(p) < reinterpret_cast<uintptr_t>(base) ||
+      offset >= TESSERA_SCRATCH_SIZE) {
+    throw_bus_error(hart, "scratch_bus_address: the pointer is not into this hart's tile "
+                          "scratchpad");
+  }
+  return TESSERA_SCRATCH_BASE + static_cast<uint32_t>(offset);
+}
+
+uint32_t MailboxDevice::csr_swap(Hart& hart, uint16_t csr, uint32_t value) {
+  std::unique_lock lock(mutex_);
+  for (;;) {
+    uint32_t result = 0;
+    uint64_t resume_at = 0;
+    TesseraMailboxFault fault = TESSERA_FAULT_NONE;
+    const uint64_t now = hart.cycles();
+    waiters_[hart.index()].woken = false;
+    const TesseraCsrResult r =
+        tessera_mailbox_csr(model_, hart.index(), csr, value, now, &result, &resume_at, &fault);
+    epoch_++;
+    switch (r) {
+      case TESSERA_CSR_DONE:
+        if (resume_at > now) {
+          hart.advance_cycles(resume_at - now);
+        }
+        return result;
+      case TESSERA_CSR_FAULT:
+        throw MailboxFault(hart, csr, value, fault);
+      case TESSERA_CSR_BLOCKED:
+        wait_for_wake(lock, hart);
+        break;
+      case TESSERA_CSR_UNKNOWN:
+      default:
+        throw_bus_error(hart, "the mailbox model does not know CSR " + hex32(csr));
+    }
+  }
+}
+
+void MailboxDevice::wait_for_wake(std::unique_lock<std::mutex>& lock, Hart& hart) {
+  Waiter& waiter = waiters_[hart.index()];
+  blocked_.push_back(hart.index());
+  while (!waiter.woken && !ended_ && !deadlocked_) {
+    if (!detect_deadlock_) {
+      waiter.cv.wait(lock);
+      continue;
+    }
+    const uint64_t epoch = epoch_;
+    if (waiter.cv.wait_for(lock, deadlock_grace_) == std::cv_status::timeout && !waiter.woken &&
+        !ended_ && epoch == epoch_ && blocked_.size() >= machine_.active_harts()) {
+      // Every running hart is here and nothing has moved for a whole grace
+      // period: nobody is left to wake anybody.
+      deadlocked_ = true;
+      for (const uint32_t other : blocked_) {
+        waiters_[other].cv.notify_one();
+      }
+    }
+  }
+  blocked_.erase(std::find(blocked_.begin(), blocked_.end(), hart.index()));
+  if (ended_) {
+    throw MachineExit(*ended_);
+  }
+  if (!waiter.woken) {
+    throw_deadlock(hart);
+  }
+}
+
+void MailboxDevice::throw_deadlock(Hart& hart) const {
+  std::string report = "tessera host: deadlock: hart " + hex32(hart.id()) + " (index " +
+                       std::to_string(hart.index()) + ") and every other running hart are " +
+                       "blocked in the mailbox and nothing changed for " +
+                       std::to_string(deadlock_grace_.count()) + " ms. Waiting:";
+  std::vector<uint32_t> harts = blocked_;
+  harts.push_back(hart.index());
+  std::sort(harts.begin(), harts.end());
+  for (const uint32_t index : harts) {
+    report += " hart " + hex32(machine_.hart_at(index).id()) + " for " +
+              wait_description(tessera_mailbox_waiting(model_, index)) + ";";
+  }
+  throw Deadlock(report);
+}
+
+void MailboxDevice::machine_ended(int code) {
+  std::lock_guard lock(mutex_);
+  if (!ended_) {
+    ended_ = code;
+  }
+  for (const uint32_t index : blocked_) {
+    waiters_[index].cv.notify_one();
+  }
+}
+
+// Called by the model with mutex_ held.
+uint8_t* MailboxDevice::scratchpad(void* opaque, uint32_t tile_index) {
+  auto* self = static_cast<MailboxDevice*>(opaque);
+  return self->scratch_.get() + size_t{tile_index} * TESSERA_SCRATCH_SIZE;
+}
+
+void MailboxDevice::wake(void* opaque, uint32_t hart_index) {
+  auto* self = static_cast<MailboxDevice*>(opaque);
+  Waiter& waiter = self->waiters_[hart_index];
+  waiter.woken = true;
+  waiter.cv.notify_one();
+}
+
+bool MailboxDevice::to_host(void* opaque, uint32_t src_thread_id, const uint8_t* msg,
+                            uint32_t flits, uint64_t time) {
+  auto* self = static_cast<MailboxDevice*>(opaque);
+  HostMessage message{src_thread_id,
+                      std::vector<uint8_t>(msg, msg + size_t{flits} * TESSERA_BYTES_PER_FLIT),
+                      flits, time};
+  if (self->host_sink_ && !self->host_sink_(message)) {
+    return false;
+  }
+  self->host_messages_.push_back(std::move(message));
+  return true;
+}
+
+std::vector<HostMessage> MailboxDevice::host_messages() const {
+  std::lock_guard lock(mutex_);
+  return host_messages_;
+}
+
+bool MailboxDevice::inject(uint32_t dest_thread_id, const uint8_t* bytes, uint32_t flits,
+                           uint64_t time) {
+  std::lock_guard lock(mutex_);
+  epoch_++;
+  return tessera_mailbox_inject(model_, dest_thread_id, bytes, flits, time);
+}
+
+void MailboxDevice::host_ready() {
+  std::lock_guard lock(mutex_);
+  epoch_++;
+  tessera_mailbox_host_ready(model_);
+}
+
+TesseraMailboxCounts MailboxDevice::board_counts(uint32_t board_index) const {
+  std::lock_guard lock(mutex_);
+  return tessera_mailbox_board_counts(model_, board_index);
+}
+
+TesseraMailboxCounts MailboxDevice::thread_counts(uint32_t hart_index) const {
+  std::lock_guard lock(mutex_);
+  return tessera_mailbox_thread_counts(model_, hart_index);
+}
+
+TesseraMailboxCounts MailboxDevice::host_counts() const {
+  std::lock_guard lock(mutex_);
+  return tessera_mailbox_host_counts(model_);
+}
+
+uint64_t MailboxDevice::latency(uint32_t src_id, uint32_t dest_id, uint32_t flits) const {
+  std::lock_guard lock(mutex_);
+  return tessera_mailbox_latency(model_, src_id, dest_id, flits);
+}
+
+}  // namespace tessera::host

@@ -1,0 +1,90 @@
+// The mailboxes and the network over the mailbox model: the Tinsel CSRs, the
+// tile scratchpads (the TESSERA_SCRATCH window of each hart is its tile's),
+// the host port, and blocking.
+//
+// A CSR the model answers BLOCKED puts the calling hart's thread to sleep on
+// a condition variable of its own until the model wakes the hart, then the
+// CSR is issued again (never a spin). A CSR that completes moves the hart's
+// cycle counter to the model's resume time. A mailbox fault throws
+// MailboxFault (the illegal-instruction trap of the real machine).
+//
+// Deadlock: when every hart bound to a thread is blocked here and nothing has
+// happened in the device for MachineParams::deadlock_grace, every blocked
+// hart throws Deadlock naming what each one waits for.
+#pragma once
+
+#include <stdint.h>
+
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "mailbox.h"
+#include "tessera/host/device.h"
+#include "tessera/host/machine.h"
+
+namespace tessera::host {
+
+class MailboxDevice final : public Device {
+ public:
+  // Throws std::invalid_argument if the model refuses the shape or parameters.
+  MailboxDevice(Machine& machine, const MachineParams& params);
+  ~MailboxDevice() override;
+
+  std::string_view name() const override { return "mailbox"; }
+  std::optional<MmioWindow> mmio_window() const override;
+  std::vector<uint16_t> csrs() const override;
+  uint32_t mmio_read32(Hart& hart, uint32_t offset) override;
+  void mmio_write32(Hart& hart, uint32_t offset, uint32_t value) override;
+  uint32_t csr_swap(Hart& hart, uint16_t csr, uint32_t value) override;
+
+  volatile void* scratch_pointer(Hart& hart, uint32_t bus_address);
+  uint32_t scratch_bus_address(Hart& hart, const volatile void* pointer);
+
+  std::vector<HostMessage> host_messages() const;
+  bool inject(uint32_t dest_thread_id, const uint8_t* bytes, uint32_t flits, uint64_t time);
+  void host_ready();
+  TesseraMailboxCounts board_counts(uint32_t board_index) const;
+  TesseraMailboxCounts thread_counts(uint32_t hart_index) const;
+  TesseraMailboxCounts host_counts() const;
+  uint64_t latency(uint32_t src_id, uint32_t dest_id, uint32_t flits) const;
+
+  // The run has ended: harts blocked here (or blocking later) stop with
+  // MachineExit, as if the process had ended.
+  void machine_ended(int code);
+
+ private:
+  struct Waiter {
+    std::condition_variable cv;
+    bool woken = false;
+  };
+
+  static uint8_t* scratchpad(void* opaque, uint32_t tile_index);
+  static void wake(void* opaque, uint32_t hart_index);
+  static bool to_host(void* opaque, uint32_t src_thread_id, const uint8_t* msg, uint32_t flits,
+                      uint64_t time);
+
+  uint8_t* tile_scratch(const Hart& hart) const;
+  // Sleeps until the model wakes `hart`; throws Deadlock or MachineExit.
+  void wait_for_wake(std::unique_lock<std::mutex>& lock, Hart& hart);
+  [[noreturn]] void throw_deadlock(Hart& hart) const;
+
+  Machine& machine_;
+  const uint32_t tile_shift_;
+  const bool detect_deadlock_;
+  const std::chrono::milliseconds deadlock_grace_;
+  std::function<bool(const HostMessage&)> host_sink_;
+
+  mutable std::mutex mutex_;  // guards everything below and the model
+  std::unique_ptr<uint8_t[]> scratch_;  // every tile's scratchpad, by dense tile index
+  TesseraMailbox* model_ = nullptr;
+  std::vector<Waiter> waiters_;  // by hart index
+  std::vector<uint32_t> blocked_;  // hart indices waiting in wait_for_wake
+  uint64_t epoch_ = 0;             // counts everything that may change the model
+  bool deadlocked_ = false;
+  std::optional<int> ended_;
+  std::vector<HostMessage> host_messages_;
+};
+
+}  // namespace tessera::host

@@ -1,0 +1,195 @@
+/*
+ * Mailbox and network model: per-tile mailboxes with scratchpad message
+ * slots, driven by the Tinsel CSRs of tessera/hw/regs.h, joined by a
+ * dimension-ordered mesh network with finite buffering, plus modelled time.
+ *
+ * Plain C, no QEMU or glib: the QEMU wrapper (hw/riscv/tessera/
+ * tessera_mailbox.c) and the host HAL backend both drive it. Not
+ * thread-safe: the caller serialises every call (QEMU: the BQL; host: a
+ * mutex).
+ *
+ * Threads are named by their dense hart index (tessera_dense_index) in this
+ * API, by their thread id in CSR values (destinations) and in messages.
+ *
+ * Time: every call carries `now`, the calling thread's modelled cycle count.
+ * A call may report `*resume_at` >= now: the modelled time at which the
+ * operation completes (e.g. the arrival time of the message received); the
+ * caller advances the thread's clock to it.
+ *
+ * Blocking: a CSR that must wait (wait-until whose condition does not hold)
+ * returns TESSERA_CSR_BLOCKED and records the thread as a waiter. When the
+ * condition may hold, the model calls host->wake(hart_index) (possibly from
+ * inside another thread's call); the caller then issues the same CSR again.
+ * Issuing a CSR again is always safe (idempotent while blocked). Every
+ * mailbox CSR a thread issues ends its wait: a thread that is woken (or
+ * re-executes the CSR for any other reason) and still cannot proceed is
+ * recorded again. Spurious wakes are possible, missed ones are not.
+ *
+ * Callbacks run inside the model's calls: they must not call the model.
+ *
+ * Optimistic time: a message is visible (can-recv, RECV) as soon as the
+ * call that sends it returns, whatever the receiver's clock says; the
+ * receiver's clock then jumps to the arrival time (RECV, WAIT_UNTIL report
+ * it in *resume_at). docs/mailbox.md describes the network and timing model.
+ */
+#ifndef TESSERA_MODELS_MAILBOX_H
+#define TESSERA_MODELS_MAILBOX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tessera/hw/regs.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Defaults of the QEMU machine (tile-hop-cycles, board-hop-cycles,
+ * buffer-flits). */
+#define TESSERA_MAILBOX_DEFAULT_TILE_HOP_CYCLES  4u
+#define TESSERA_MAILBOX_DEFAULT_BOARD_HOP_CYCLES 150u
+#define TESSERA_MAILBOX_DEFAULT_BUFFER_FLITS     64u
+
+/* Multicast masks (MCAST_HI:MCAST_LO) name threads 0..63 of a mailbox. */
+#define TESSERA_MAILBOX_MCAST_THREADS            64u
+
+typedef struct TesseraMailboxConfig {
+    TesseraShape shape;
+    uint32_t tile_hop_cycles;   /* one hop between tiles on a board */
+    uint32_t board_hop_cycles;  /* L: one hop between boards */
+    uint32_t buffer_flits;      /* network buffering toward each mailbox,
+                                 * >= TESSERA_MAX_FLITS */
+} TesseraMailboxConfig;
+
+typedef struct TesseraMailboxHost {
+    void *opaque;
+    /* TESSERA_SCRATCH_SIZE bytes of the scratchpad of a tile (dense tile
+     * index: board-major, then tile y, then tile x). */
+    uint8_t *(*scratchpad)(void *opaque, uint32_t tile_index);
+    /* A thread blocked in a CSR may now proceed: issue its CSR again. */
+    void (*wake)(void *opaque, uint32_t hart_index);
+    /* A message addressed to the host id leaves the machine. Returns false
+     * if the host cannot take it now; the model then keeps it, reports
+     * can-send false to its sender, and offers it again after
+     * tessera_mailbox_host_ready(). */
+    bool (*to_host)(void *opaque, uint32_t src_thread_id, const uint8_t *msg,
+                    uint32_t flits, uint64_t time);
+    /* Optional (may be NULL): a mailbox that refused a message from the
+     * host (tessera_mailbox_inject returned false, or host_can_inject
+     * answered false) has room again; offer held messages again. Called
+     * once per refusal at most; spurious calls are possible. */
+    void (*inject_ready)(void *opaque);
+} TesseraMailboxHost;
+
+typedef enum TesseraCsrResult {
+    TESSERA_CSR_DONE,    /* *value holds the result (reads) */
+    TESSERA_CSR_BLOCKED, /* wait; issue the CSR again after wake() */
+    TESSERA_CSR_FAULT,   /* bad guest behaviour; *fault says which */
+    TESSERA_CSR_UNKNOWN, /* not a mailbox CSR */
+} TesseraCsrResult;
+
+/* Faults are reported to the guest as an illegal-instruction trap on the
+ * CSR instruction; TESSERA_CSR_MBOX_FAULT then reads the code. */
+typedef enum TesseraMailboxFault {
+    TESSERA_FAULT_NONE = 0,
+    TESSERA_FAULT_BAD_DESTINATION = 1, /* send to a thread that doesn't exist */
+    TESSERA_FAULT_BAD_SLOT = 2,        /* pointer outside scratchpad/misaligned */
+    TESSERA_FAULT_BAD_LENGTH = 3,      /* more than 4 flits */
+    TESSERA_FAULT_DOUBLE_FREE = 4,     /* slot already owned by hardware */
+    TESSERA_FAULT_RECV_EMPTY = 5,      /* receive with nothing waiting */
+    TESSERA_FAULT_SEND_BUSY = 6,       /* send while can-send is false */
+    TESSERA_FAULT_BAD_WAIT = 7,        /* wait-until with no condition, an
+                                        * unknown bit, or an idle bit (until
+                                        * termination detection exists) */
+} TesseraMailboxFault;
+
+typedef struct TesseraMailbox TesseraMailbox;
+
+/* NULL if the configuration is invalid or memory runs out. Invalid: a
+ * shape tessera/hw/regs.h cannot number (an extent of 0 or above 65536;
+ * tile, core or thread extents not powers of two; ids, the host id
+ * included, wider than 32 bits); fewer than 2 slots per thread (more than
+ * TESSERA_SLOTS_PER_TILE / 2 threads per tile); buffer_flits below
+ * TESSERA_MAX_FLITS; a host without scratchpad, wake or to_host. Running
+ * out of memory later (message records) aborts. */
+TesseraMailbox *tessera_mailbox_new(const TesseraMailboxConfig *cfg,
+                                    const TesseraMailboxHost *host);
+void tessera_mailbox_free(TesseraMailbox *m);
+
+/* One csrrw of a mailbox CSR by hart_index: writes `value`, and for reads
+ * returns the result in *result. On DONE *resume_at >= now is the time the
+ * thread continues at; on BLOCKED, FAULT and UNKNOWN *result = 0 and
+ * *resume_at = now. FAULT changes nothing but the thread's MBOX_FAULT.
+ * UNKNOWN: csrno is not a mailbox CSR (or hart_index names no hart).
+ * result, resume_at and fault may be NULL. */
+TesseraCsrResult tessera_mailbox_csr(TesseraMailbox *m, uint32_t hart_index,
+                                     uint32_t csrno, uint32_t value,
+                                     uint64_t now, uint32_t *result,
+                                     uint64_t *resume_at,
+                                     TesseraMailboxFault *fault);
+
+/* Human-readable name of a fault, for logs and trap reports. */
+const char *tessera_mailbox_fault_name(TesseraMailboxFault fault);
+
+/* Offers a message of `flits` flits (1..4) from the host, sent at modelled
+ * time `time`, to thread `dest_thread_id`. Returns false, taking nothing,
+ * when the thread doesn't exist, flits is out of range, or the network
+ * toward the thread's mailbox is full (same rules as for a thread's send:
+ * buffer_flits, FIFO behind blocked senders); host->inject_ready is called
+ * when that mailbox has room again. */
+bool tessera_mailbox_inject(TesseraMailbox *m, uint32_t dest_thread_id,
+                            const uint8_t *msg, uint32_t flits,
+                            uint64_t time);
+/* True if inject of a message of any length to dest_thread_id would be
+ * taken now. False counts as a refusal for host->inject_ready. */
+bool tessera_mailbox_host_can_inject(TesseraMailbox *m,
+                                     uint32_t dest_thread_id);
+
+/* The host can take messages again (after to_host returned false): offers
+ * the held messages again, oldest first, until to_host refuses one. */
+void tessera_mailbox_host_ready(TesseraMailbox *m);
+
+/* Uncontended latency of one message from one thread (or the host id) to
+ * another (or the host id), in cycles: tile hops * tile_hop_cycles + board
+ * crossings * board_hop_cycles on the dimension-ordered route; 0 within a
+ * tile. The host sits one board hop off tile (0,0) of board (0,0). Length
+ * (flits) matters only under contention. UINT64_MAX if an id is neither a
+ * thread nor the host id. */
+uint64_t tessera_mailbox_latency(const TesseraMailbox *m, uint32_t src_id,
+                                 uint32_t dest_id, uint32_t flits);
+
+/* Counters, for termination detection and for tests: messages a board's
+ * threads have sent (entered the network; a multicast counts one per
+ * receiving thread; a message to the host counts once the host took it)
+ * and received (freed a slot holding a received message, whoever sent it).
+ * For the host: sent = messages injected, received = messages to_host took.
+ * Sum of sent (boards and host) - sum of received = messages in flight. */
+typedef struct TesseraMailboxCounts {
+    uint64_t sent;
+    uint64_t received;
+} TesseraMailboxCounts;
+
+TesseraMailboxCounts tessera_mailbox_board_counts(const TesseraMailbox *m,
+                                                  uint32_t board_index);
+TesseraMailboxCounts tessera_mailbox_thread_counts(const TesseraMailbox *m,
+                                                   uint32_t hart_index);
+TesseraMailboxCounts tessera_mailbox_host_counts(const TesseraMailbox *m);
+
+/* True if a message is waiting for hart_index (can-recv would be 1). */
+bool tessera_mailbox_can_recv(const TesseraMailbox *m, uint32_t hart_index);
+/* True if hart_index may send (can-send would be 1). */
+bool tessera_mailbox_can_send(const TesseraMailbox *m, uint32_t hart_index);
+/* Conditions (TESSERA_WAIT_*) hart_index is blocked on in WAIT_UNTIL, 0 if
+ * it is not blocked; for diagnostics (e.g. deadlock reports). */
+uint32_t tessera_mailbox_waiting(const TesseraMailbox *m, uint32_t hart_index);
+
+/* Slots each thread owns (TESSERA_SLOTS_PER_TILE / threads per tile); its
+ * first is its send slot. */
+uint32_t tessera_mailbox_slots_per_thread(const TesseraMailbox *m);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TESSERA_MODELS_MAILBOX_H */

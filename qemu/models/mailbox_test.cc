@@ -1,0 +1,884 @@
+// The mailbox and network model on its own, driven CSR by CSR as the QEMU
+// wrapper and the host backend drive it: slots, delivery, back-pressure,
+// faults, modelled time, waking, counts and the host port.
+#include "mailbox.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <map>
+#include <memory>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+constexpr uint32_t kL = 150;
+constexpr uint32_t kTileHop = 4;
+
+struct HostMessage {
+  uint32_t src;
+  std::vector<uint8_t> bytes;
+  uint32_t flits;
+  uint64_t time;
+};
+
+struct CsrOutcome {
+  TesseraCsrResult result;
+  uint32_t value;
+  uint64_t resume_at;
+  TesseraMailboxFault fault;
+};
+
+// One model with host callbacks that record what the model asks for.
+class Harness {
+ public:
+  explicit Harness(const TesseraShape& shape, uint32_t buffer_flits = 64,
+                   uint32_t tile_hop = kTileHop, uint32_t board_hop = kL)
+      : shape_(shape) {
+    const uint32_t tiles = shape.boards_x * shape.boards_y * shape.tiles_x * shape.tiles_y;
+    scratch_.assign(tiles, std::vector<uint8_t>(TESSERA_SCRATCH_SIZE, 0));
+    const TesseraMailboxConfig config{shape, tile_hop, board_hop, buffer_flits};
+    TesseraMailboxHost host{};
+    host.opaque = this;
+    host.scratchpad = [](void* self, uint32_t tile) {
+      return static_cast<Harness*>(self)->scratch_.at(tile).data();
+    };
+    host.wake = [](void* self, uint32_t hart) { static_cast<Harness*>(self)->wakes.push_back(hart); };
+    host.to_host = [](void* self, uint32_t src, const uint8_t* msg, uint32_t flits,
+                      uint64_t time) {
+      auto* h = static_cast<Harness*>(self);
+      if (!h->host_accepts) {
+        h->host_refusals++;
+        return false;
+      }
+      h->to_host.push_back(
+          {src, std::vector<uint8_t>(msg, msg + flits * TESSERA_BYTES_PER_FLIT), flits, time});
+      return true;
+    };
+    host.inject_ready = [](void* self) { static_cast<Harness*>(self)->inject_ready_calls++; };
+    model_ = tessera_mailbox_new(&config, &host);
+  }
+  ~Harness() { tessera_mailbox_free(model_); }
+  Harness(const Harness&) = delete;
+  Harness& operator=(const Harness&) = delete;
+
+  TesseraMailbox* model() const { return model_; }
+  const TesseraShape& shape() const { return shape_; }
+
+  uint32_t Id(uint32_t hart) const {
+    for (uint32_t id = 0; id < tessera_host_id(&shape_); id++) {
+      if (tessera_thread_exists(&shape_, id) && tessera_dense_index(&shape_, id) == hart) {
+        return id;
+      }
+    }
+    ADD_FAILURE() << "no hart " << hart;
+    return 0;
+  }
+  uint32_t Hart(const TesseraCoords& c) const {
+    return tessera_dense_index(&shape_, tessera_thread_id(&shape_, &c));
+  }
+  uint32_t HostId() const { return tessera_host_id(&shape_); }
+  uint32_t Tile(uint32_t hart) const { return hart >> tessera_tile_shift(&shape_); }
+  uint32_t SlotsPerThread() const {
+    return TESSERA_SLOTS_PER_TILE / tessera_threads_per_tile(&shape_);
+  }
+  // Bus address of the n-th slot of a thread (0 = its send slot).
+  uint32_t Slot(uint32_t hart, uint32_t n) const {
+    const uint32_t in_tile = hart & (tessera_threads_per_tile(&shape_) - 1);
+    return TESSERA_SCRATCH_BASE + (in_tile * SlotsPerThread() + n) * TESSERA_BYTES_PER_SLOT;
+  }
+  uint8_t* Bytes(uint32_t hart, uint32_t bus_address) {
+    return scratch_.at(Tile(hart)).data() + (bus_address - TESSERA_SCRATCH_BASE);
+  }
+
+  CsrOutcome Csr(uint32_t hart, uint32_t csr, uint32_t value = 0, uint64_t now = 0) {
+    CsrOutcome o{};
+    o.value = 0xdeadbeef;
+    o.resume_at = 0xdeadbeef;
+    o.result = tessera_mailbox_csr(model_, hart, csr, value, now, &o.value, &o.resume_at, &o.fault);
+    return o;
+  }
+  // A CSR that must complete.
+  CsrOutcome Done(uint32_t hart, uint32_t csr, uint32_t value = 0, uint64_t now = 0) {
+    CsrOutcome o = Csr(hart, csr, value, now);
+    EXPECT_EQ(o.result, TESSERA_CSR_DONE)
+        << "hart " << hart << " csr 0x" << std::hex << csr << " value 0x" << value << ": "
+        << tessera_mailbox_fault_name(o.fault);
+    return o;
+  }
+  TesseraMailboxFault Fault(uint32_t hart, uint32_t csr, uint32_t value = 0, uint64_t now = 0) {
+    CsrOutcome o = Csr(hart, csr, value, now);
+    EXPECT_EQ(o.result, TESSERA_CSR_FAULT) << "csr 0x" << std::hex << csr;
+    EXPECT_EQ(o.value, 0u);
+    EXPECT_EQ(o.resume_at, now);
+    return o.fault;
+  }
+
+  void Give(uint32_t hart, uint32_t n, uint64_t now = 0) { Done(hart, TESSERA_CSR_FREE, Slot(hart, n), now); }
+  void GiveAll(uint32_t hart) {
+    for (uint32_t n = 1; n < SlotsPerThread(); n++) {
+      Give(hart, n);
+    }
+  }
+  // Fills the sender's send slot with `flits` flits of a pattern, then
+  // sends them; returns the SEND outcome.
+  CsrOutcome Send(uint32_t hart, uint32_t dest_id, uint32_t flits, uint32_t tag, uint64_t now = 0) {
+    Fill(hart, tag, flits);
+    Done(hart, TESSERA_CSR_SEND_LEN, flits - 1, now);
+    Done(hart, TESSERA_CSR_SEND_PTR, Slot(hart, 0), now);
+    return Csr(hart, TESSERA_CSR_SEND, dest_id, now);
+  }
+  void Fill(uint32_t hart, uint32_t tag, uint32_t flits) {
+    uint8_t* p = Bytes(hart, Slot(hart, 0));
+    for (uint32_t i = 0; i < flits * TESSERA_BYTES_PER_FLIT; i++) {
+      p[i] = static_cast<uint8_t>(tag * 31 + i);
+    }
+  }
+  // Receives one message: returns its first word, checks `flits` flits
+  // of the pattern of Fill.
+  uint32_t RecvTag(uint32_t hart, uint64_t now = 0, uint64_t* resume_at = nullptr) {
+    CsrOutcome o = Done(hart, TESSERA_CSR_RECV, 0, now);
+    if (resume_at != nullptr) {
+      *resume_at = o.resume_at;
+    }
+    const uint8_t* p = Bytes(hart, o.value);
+    uint32_t tag = 0;
+    for (uint32_t t = 0; t < 256; t++) {
+      if (p[0] == static_cast<uint8_t>(t * 31)) {
+        tag = t;
+        break;
+      }
+    }
+    last_recv = o.value;
+    return tag;
+  }
+
+  std::vector<uint32_t> wakes;
+  std::vector<HostMessage> to_host;
+  bool host_accepts = true;
+  int host_refusals = 0;
+  int inject_ready_calls = 0;
+  uint32_t last_recv = 0;
+
+ private:
+  TesseraShape shape_;
+  std::vector<std::vector<uint8_t>> scratch_;
+  TesseraMailbox* model_ = nullptr;
+};
+
+// 2x1 boards of 2x1 tiles of 2 cores x 2 threads: 16 harts, 4 tiles.
+constexpr TesseraShape kSmall{2, 1, 2, 1, 2, 2};
+
+// ---------------------------------------------------------------------------
+// Configuration and reset state
+// ---------------------------------------------------------------------------
+
+TEST(MailboxConfig, RefusesWhatTheMachineCannotBe) {
+  TesseraMailboxHost host{};
+  host.scratchpad = [](void*, uint32_t) -> uint8_t* { return nullptr; };
+  host.wake = [](void*, uint32_t) {};
+  host.to_host = [](void*, uint32_t, const uint8_t*, uint32_t, uint64_t) { return true; };
+  auto accepts = [&](const TesseraShape& shape, uint32_t buffer) {
+    const TesseraMailboxConfig config{shape, 4, 150, buffer};
+    TesseraMailbox* m = tessera_mailbox_new(&config, &host);
+    tessera_mailbox_free(m);
+    return m != nullptr;
+  };
+  EXPECT_TRUE(accepts(kSmall, 64));
+  EXPECT_TRUE(accepts(kSmall, TESSERA_MAX_FLITS));
+  EXPECT_FALSE(accepts(kSmall, TESSERA_MAX_FLITS - 1));  // a 4-flit message could never enter
+  EXPECT_FALSE(accepts({1, 1, 3, 1, 1, 1}, 64));           // tiles not a power of two
+  EXPECT_FALSE(accepts({0, 1, 1, 1, 1, 1}, 64));
+  EXPECT_TRUE(accepts({1, 1, 1, 1, 8, 64}, 64));   // 512 threads per tile: 2 slots each
+  EXPECT_FALSE(accepts({1, 1, 1, 1, 16, 64}, 64));  // 1,024: no receive slot left
+  EXPECT_FALSE(accepts({65535, 65535, 64, 64, 16, 16}, 64));  // ids beyond 32 bits
+
+  const TesseraMailboxConfig config{kSmall, 4, 150, 64};
+  EXPECT_EQ(tessera_mailbox_new(&config, nullptr), nullptr);
+  TesseraMailboxHost no_wake = host;
+  no_wake.wake = nullptr;
+  EXPECT_EQ(tessera_mailbox_new(&config, &no_wake), nullptr);
+  TesseraMailboxHost no_host_port = host;
+  no_host_port.to_host = nullptr;
+  EXPECT_EQ(tessera_mailbox_new(&config, &no_host_port), nullptr);
+}
+
+TEST(MailboxSlots, SlotsAreDividedEvenlyAndTheFirstIsTheSendSlot) {
+  Harness h(kSmall);
+  ASSERT_NE(h.model(), nullptr);
+  EXPECT_EQ(tessera_mailbox_slots_per_thread(h.model()), TESSERA_SLOTS_PER_TILE / 4);
+  for (uint32_t hart = 0; hart < 16; hart++) {
+    // SEND_PTR starts at the thread's send slot: csrrw returns the old value.
+    EXPECT_EQ(h.Done(hart, TESSERA_CSR_SEND_PTR, h.Slot(hart, 1)).value, h.Slot(hart, 0));
+    EXPECT_EQ(h.Done(hart, TESSERA_CSR_CAN_SEND).value, 1u);
+    EXPECT_EQ(h.Done(hart, TESSERA_CSR_CAN_RECV).value, 0u);
+    EXPECT_EQ(h.Done(hart, TESSERA_CSR_SEND_LEN, 3).value, 0u);  // one flit by default
+    EXPECT_EQ(h.Done(hart, TESSERA_CSR_MBOX_FAULT).value, 0u);
+  }
+  EXPECT_EQ(h.Slot(3, 0), TESSERA_SCRATCH_BASE + 3 * 256 * 64);
+}
+
+TEST(MailboxSlots, AnySlotOfTheCallersTileMayBeGivenAndUsed) {
+  Harness h(kSmall);
+  // Hart 0 gives a slot from hart 1's range and gets its message in it.
+  h.Done(0, TESSERA_CSR_FREE, h.Slot(1, 5));
+  ASSERT_EQ(h.Send(2, h.Id(0), 1, 7).result, TESSERA_CSR_DONE);
+  EXPECT_EQ(h.RecvTag(0), 7u);
+  EXPECT_EQ(h.last_recv, h.Slot(1, 5));
+}
+
+// ---------------------------------------------------------------------------
+// Delivery
+// ---------------------------------------------------------------------------
+
+TEST(MailboxDelivery, PingPongAcrossBoards) {
+  Harness h(kSmall);
+  const uint32_t a = 0, b = 15;  // board 0 tile 0, board 1 tile 1
+  h.GiveAll(a);
+  h.GiveAll(b);
+  const uint64_t latency = tessera_mailbox_latency(h.model(), h.Id(a), h.Id(b), 1);
+  EXPECT_EQ(latency, 2 * kTileHop + kL);  // gx 0 -> 3: tile, board, tile
+  uint64_t t = 100;
+  for (uint32_t round = 0; round < 5; round++) {
+    ASSERT_EQ(h.Send(a, h.Id(b), 1, round, t).result, TESSERA_CSR_DONE);
+    uint64_t at = 0;
+    EXPECT_EQ(h.RecvTag(b, t, &at), round);
+    EXPECT_EQ(at, t + latency);
+    h.Done(b, TESSERA_CSR_FREE, h.last_recv, at);
+    ASSERT_EQ(h.Send(b, h.Id(a), 1, round + 100, at).result, TESSERA_CSR_DONE);
+    EXPECT_EQ(h.RecvTag(a, t, &t), round + 100);
+    EXPECT_EQ(t, at + latency);
+    h.Done(a, TESSERA_CSR_FREE, h.last_recv, t);
+  }
+}
+
+TEST(MailboxDelivery, OneToFourFlitsArriveWholeAndNothingMore) {
+  Harness h(kSmall);
+  h.GiveAll(5);
+  for (uint32_t flits = 1; flits <= 4; flits++) {
+    std::memset(h.Bytes(5, h.Slot(5, flits)), 0xee, TESSERA_BYTES_PER_SLOT);
+    ASSERT_EQ(h.Send(0, h.Id(5), flits, 40 + flits).result, TESSERA_CSR_DONE);
+    const uint32_t slot = h.Done(5, TESSERA_CSR_RECV).value;
+    ASSERT_EQ(slot, h.Slot(5, flits));  // given slots are used in FIFO order
+    const uint8_t* p = h.Bytes(5, slot);
+    for (uint32_t i = 0; i < TESSERA_BYTES_PER_SLOT; i++) {
+      if (i < flits * TESSERA_BYTES_PER_FLIT) {
+        ASSERT_EQ(p[i], static_cast<uint8_t>((40 + flits) * 31 + i)) << "byte " << i;
+      } else {
+        ASSERT_EQ(p[i], 0xee) << "byte " << i << " beyond " << flits << " flits";
+      }
+    }
+  }
+}
+
+TEST(MailboxDelivery, TheMessageIsCopiedAtSendTime) {
+  Harness h(kSmall);
+  h.GiveAll(1);
+  ASSERT_EQ(h.Send(0, h.Id(1), 1, 3).result, TESSERA_CSR_DONE);
+  h.Fill(0, 9, 4);  // scribble over the send slot straight after
+  EXPECT_EQ(h.RecvTag(1), 3u);
+}
+
+TEST(MailboxDelivery, InOrderPerSenderReceiverPairUnderInterleaving) {
+  Harness h(kSmall, 16);
+  const uint32_t receiver = 12;
+  const std::vector<uint32_t> senders{0, 1, 6, 13};
+  std::map<uint32_t, uint32_t> next_expected;  // tag high byte = sender position
+  std::map<uint32_t, uint32_t> next_to_send;
+  // The receiver gives only two slots at a time: most messages wait in the
+  // network, senders stall and resume.
+  h.Give(receiver, 1);
+  h.Give(receiver, 2);
+  uint64_t now = 0;
+  uint32_t received = 0;
+  std::mt19937 random(7);
+  while (received < senders.size() * 20) {
+    const uint32_t pick = random() % (senders.size() + 1);
+    now += 3;
+    if (pick < senders.size()) {
+      const uint32_t s = senders[pick];
+      if (next_to_send[pick] < 20 && h.Done(s, TESSERA_CSR_CAN_SEND).value == 1) {
+        const uint32_t tag = pick * 20 + next_to_send[pick]++;
+        ASSERT_EQ(h.Send(s, h.Id(receiver), 1 + tag % 4, tag, now).result, TESSERA_CSR_DONE);
+      }
+      continue;
+    }
+    if (h.Done(receiver, TESSERA_CSR_CAN_RECV).value == 1) {
+      const uint32_t tag = h.RecvTag(receiver, now);
+      const uint32_t from = tag / 20;
+      ASSERT_LT(from, senders.size());
+      EXPECT_EQ(tag % 20, next_expected[from]++) << "from sender " << from;
+      h.Done(receiver, TESSERA_CSR_FREE, h.last_recv, now);
+      received++;
+    }
+  }
+  EXPECT_EQ(h.Done(receiver, TESSERA_CSR_CAN_RECV).value, 0u);
+}
+
+TEST(MailboxDelivery, MessagesToItselfAndWithinATileCostNothing) {
+  Harness h(kSmall);
+  h.GiveAll(0);
+  ASSERT_EQ(h.Send(0, h.Id(0), 2, 5, 77).result, TESSERA_CSR_DONE);
+  uint64_t at = 0;
+  EXPECT_EQ(h.RecvTag(0, 77, &at), 5u);
+  EXPECT_EQ(at, 77u);
+  EXPECT_EQ(tessera_mailbox_latency(h.model(), h.Id(0), h.Id(3), 4), 0u);
+}
+
+TEST(MailboxDelivery, MulticastReachesExactlyTheThreadsOfTheMask) {
+  Harness h({1, 1, 2, 1, 4, 16});  // 64 threads per tile: the whole mask
+  const uint32_t sender = 70;      // tile 1
+  const uint64_t mask = 0x8000'0001'0000'0006ull;  // threads 1, 2, 32, 63 of tile 0
+  for (uint32_t t = 0; t < 64; t++) {
+    h.Give(t, 1);
+  }
+  h.Fill(sender, 11, 2);
+  h.Done(sender, TESSERA_CSR_SEND_LEN, 1);
+  h.Done(sender, TESSERA_CSR_MCAST_HI, static_cast<uint32_t>(mask >> 32));
+  h.Done(sender, TESSERA_CSR_MCAST_LO, static_cast<uint32_t>(mask));
+  ASSERT_EQ(h.Done(sender, TESSERA_CSR_MCAST_SEND, 0 /* mailbox of tile 0 */, 10).result,
+            TESSERA_CSR_DONE);
+  for (uint32_t t = 0; t < 64; t++) {
+    const bool chosen = (mask >> t) & 1;
+    ASSERT_EQ(h.Done(t, TESSERA_CSR_CAN_RECV).value, chosen ? 1u : 0u) << "thread " << t;
+    if (chosen) {
+      uint64_t at = 0;
+      EXPECT_EQ(h.RecvTag(t, 0, &at), 11u);
+      EXPECT_EQ(at, 10u + kTileHop);
+    }
+  }
+  EXPECT_EQ(tessera_mailbox_thread_counts(h.model(), sender).sent, 4u);
+  // The mask registers keep their value; an empty mask sends nothing.
+  EXPECT_EQ(h.Done(sender, TESSERA_CSR_MCAST_HI, 0).value, static_cast<uint32_t>(mask >> 32));
+  EXPECT_EQ(h.Done(sender, TESSERA_CSR_MCAST_LO, 0).value, static_cast<uint32_t>(mask));
+  h.Done(sender, TESSERA_CSR_MCAST_SEND, 0);
+  EXPECT_EQ(tessera_mailbox_thread_counts(h.model(), sender).sent, 4u);
+}
+
+TEST(MailboxDelivery, MulticastWaitsForEachReceiversSlot) {
+  Harness h(kSmall);  // 4 threads per tile
+  h.Give(1, 1);       // thread 1 is ready; thread 2 is not yet
+  h.Done(8, TESSERA_CSR_MCAST_LO, 0b0110);
+  h.Fill(8, 21, 1);
+  h.Done(8, TESSERA_CSR_MCAST_SEND, 0, 0);
+  EXPECT_EQ(h.RecvTag(1), 21u);
+  EXPECT_EQ(h.Done(2, TESSERA_CSR_CAN_RECV).value, 0u);
+  h.Give(2, 1, 5000);
+  uint64_t at = 0;
+  EXPECT_EQ(h.RecvTag(2, 0, &at), 21u);
+  EXPECT_EQ(at, 5000u);  // receivable once the slot was there
+}
+
+// ---------------------------------------------------------------------------
+// Back-pressure
+// ---------------------------------------------------------------------------
+
+TEST(MailboxBackPressure, SenderStallsAfterBufferFlitsAndNothingIsLost) {
+  constexpr uint32_t kBuffer = 16;
+  Harness h(kSmall, kBuffer);
+  const uint32_t sender = 0, receiver = 9;  // other board
+  uint32_t sent = 0;
+  // Two-flit messages: eight fit in the network, the ninth waits in the
+  // sender's outbound register.
+  for (; sent < kBuffer / 2; sent++) {
+    ASSERT_EQ(h.Send(sender, h.Id(receiver), 2, sent, sent).result, TESSERA_CSR_DONE);
+    ASSERT_EQ(h.Done(sender, TESSERA_CSR_CAN_SEND).value, 1u) << "after " << sent + 1;
+  }
+  EXPECT_EQ(tessera_mailbox_thread_counts(h.model(), sender).sent, kBuffer / 2);
+  ASSERT_EQ(h.Send(sender, h.Id(receiver), 2, sent, 100).result, TESSERA_CSR_DONE);
+  sent++;
+  EXPECT_EQ(h.Done(sender, TESSERA_CSR_CAN_SEND).value, 0u);
+  EXPECT_FALSE(tessera_mailbox_can_send(h.model(), sender));
+  // Held, not yet in the network.
+  EXPECT_EQ(tessera_mailbox_thread_counts(h.model(), sender).sent, kBuffer / 2);
+  EXPECT_EQ(h.Send(sender, h.Id(receiver), 1, 99, 101).fault, TESSERA_FAULT_SEND_BUSY);
+  ASSERT_EQ(h.Csr(sender, TESSERA_CSR_WAIT_UNTIL, TESSERA_WAIT_CAN_SEND, 102).result,
+            TESSERA_CSR_BLOCKED);
+  EXPECT_EQ(tessera_mailbox_waiting(h.model(), sender), TESSERA_WAIT_CAN_SEND);
+  EXPECT_TRUE(h.wakes.empty());
+
+  // The receiver starts late: its first slot delivers the oldest message,
+  // which frees two flits: the held one enters and the sender wakes.
+  h.Give(receiver, 1, 10000);
+  EXPECT_EQ(h.wakes, std::vector<uint32_t>{sender});
+  EXPECT_EQ(tessera_mailbox_waiting(h.model(), sender), 0u);
+  const CsrOutcome resumed = h.Done(sender, TESSERA_CSR_WAIT_UNTIL, TESSERA_WAIT_CAN_SEND, 102);
+  EXPECT_EQ(resumed.value, TESSERA_WAIT_CAN_SEND);
+  EXPECT_EQ(resumed.resume_at, 10000u);  // can-send became true when room appeared
+  EXPECT_EQ(tessera_mailbox_thread_counts(h.model(), sender).sent, kBuffer / 2 + 1);
+
+  for (uint32_t n = 2; n < h.SlotsPerThread(); n++) {
+    h.Give(receiver, n, 10000);
+  }
+  for (uint32_t i = 0; i < sent; i++) {
+    ASSERT_EQ(h.Done(receiver, TESSERA_CSR_CAN_RECV).value, 1u) << "message " << i;
+    EXPECT_EQ(h.RecvTag(receiver, 10000), i);
+  }
+  EXPECT_EQ(h.Done(receiver, TESSERA_CSR_CAN_RECV).value, 0u);
+}
+
+TEST(MailboxBackPressure, BlockedSendersEnterInFifoOrder) {
+  Harness h(kSmall, 4);
+  const uint32_t receiver = 4;
+  ASSERT_EQ(h.Send(0, h.Id(receiver), 4, 1).result, TESSERA_CSR_DONE);  // fills the buffer
+  ASSERT_EQ(h.Send(8, h.Id(receiver), 4, 2).result, TESSERA_CSR_DONE);  // held
+  ASSERT_EQ(h.Send(1, h.Id(receiver), 1, 3).result, TESSERA_CSR_DONE);  // held behind it
+  ASSERT_EQ(h.Send(12, h.Id(5), 1, 4).result, TESSERA_CSR_DONE);  // same mailbox, other thread
+  EXPECT_EQ(h.Done(8, TESSERA_CSR_CAN_SEND).value, 0u);
+  EXPECT_EQ(h.Done(1, TESSERA_CSR_CAN_SEND).value, 0u);
+  EXPECT_EQ(h.Done(12, TESSERA_CSR_CAN_SEND).value, 0u);  // the mailbox's buffer is shared
+  h.Give(receiver, 1);  // delivers 1; 2 takes the whole buffer again
+  EXPECT_EQ(h.Done(8, TESSERA_CSR_CAN_SEND).value, 1u);
+  EXPECT_EQ(h.Done(1, TESSERA_CSR_CAN_SEND).value, 0u);
+  h.Give(receiver, 2);  // delivers 2; 3 and 4 both fit
+  EXPECT_EQ(h.Done(1, TESSERA_CSR_CAN_SEND).value, 1u);
+  EXPECT_EQ(h.Done(12, TESSERA_CSR_CAN_SEND).value, 1u);
+  h.Give(receiver, 3);
+  h.Give(5, 1);
+  EXPECT_EQ(h.RecvTag(receiver), 1u);
+  EXPECT_EQ(h.RecvTag(receiver), 2u);
+  EXPECT_EQ(h.RecvTag(receiver), 3u);
+  EXPECT_EQ(h.RecvTag(5), 4u);
+}
+
+TEST(MailboxBackPressure, AReceiverThatNeverGivesSlotsStallsOnlyItsMailbox) {
+  Harness h(kSmall, 8);
+  h.GiveAll(8);
+  for (uint32_t i = 0; i < 3; i++) {
+    ASSERT_EQ(h.Send(0, h.Id(4), 4, i).result, TESSERA_CSR_DONE);
+  }
+  EXPECT_EQ(h.Done(0, TESSERA_CSR_CAN_SEND).value, 0u);
+  // Another mailbox is unaffected.
+  ASSERT_EQ(h.Send(1, h.Id(8), 4, 7).result, TESSERA_CSR_DONE);
+  EXPECT_EQ(h.Done(1, TESSERA_CSR_CAN_SEND).value, 1u);
+  EXPECT_EQ(h.RecvTag(8), 7u);
+}
+
+// ---------------------------------------------------------------------------
+// Modelled time
+// ---------------------------------------------------------------------------
+
+TEST(MailboxTime, LatencyOnAThreeByThreeMeshWithL150) {
+  // 3x3 boards of 2x2 tiles, one thread per tile.
+  Harness h({3, 3, 2, 2, 1, 1});
+  auto id = [&](uint32_t bx, uint32_t by, uint32_t tx, uint32_t ty) {
+    const TesseraCoords c{bx, by, tx, ty, 0, 0};
+    return tessera_thread_id(&h.shape(), &c);
+  };
+  auto latency = [&](uint32_t a, uint32_t b) {
+    return tessera_mailbox_latency(h.model(), a, b, 1);
+  };
+  const uint32_t origin = id(0, 0, 0, 0);
+  EXPECT_EQ(latency(origin, origin), 0u);                              // same tile
+  EXPECT_EQ(latency(origin, id(0, 0, 1, 0)), kTileHop);                // neighbour tile
+  EXPECT_EQ(latency(origin, id(0, 0, 1, 1)), 2 * kTileHop);            // same board, far tile
+  EXPECT_EQ(latency(id(0, 0, 1, 0), id(1, 0, 0, 0)), kL);              // across one board edge
+  EXPECT_EQ(latency(origin, id(1, 0, 0, 0)), kTileHop + kL);           // other board
+  EXPECT_EQ(latency(origin, id(2, 2, 1, 1)), 2 * (3 * kTileHop + 2 * kL));  // far corner
+  EXPECT_EQ(latency(id(2, 2, 1, 1), origin), latency(origin, id(2, 2, 1, 1)));
+  EXPECT_EQ(latency(h.HostId(), origin), kL);
+  EXPECT_EQ(latency(id(2, 2, 1, 1), h.HostId()), 2 * (3 * kTileHop + 2 * kL) + kL);
+  EXPECT_EQ(latency(origin, h.HostId() + 1), UINT64_MAX);
+
+  // One thread per board: the far corner is four board hops.
+  Harness boards({3, 3, 1, 1, 1, 1});
+  const TesseraCoords far{2, 2, 0, 0, 0, 0};
+  EXPECT_EQ(tessera_mailbox_latency(boards.model(), 0, tessera_thread_id(&boards.shape(), &far), 4),
+            4 * kL);
+}
+
+TEST(MailboxTime, UncontendedArrivalIsSendTimePlusLatencyForEveryPair) {
+  Harness h({3, 3, 2, 2, 1, 1});
+  const uint32_t n = tessera_num_threads(&h.shape());
+  for (uint32_t dest = 0; dest < n; dest++) {
+    h.Give(dest, 1);
+  }
+  for (uint32_t dest = 0; dest < n; dest++) {
+    const uint64_t t = 1000 * (dest + 1);  // far apart: no contention
+    ASSERT_EQ(h.Send(0, h.Id(dest), 1, dest % 200, t).result, TESSERA_CSR_DONE);
+    uint64_t at = 0;
+    h.RecvTag(dest, 0, &at);
+    EXPECT_EQ(at, t + tessera_mailbox_latency(h.model(), 0, h.Id(dest), 1)) << "to hart " << dest;
+  }
+}
+
+TEST(MailboxTime, LinksSerialiseMessagesFlitByFlit) {
+  Harness h(kSmall);
+  const uint32_t a = 0, b = 1, dest = 8;  // same tile -> tile 0 of board 1
+  h.GiveAll(dest);
+  const uint64_t latency = tessera_mailbox_latency(h.model(), h.Id(a), h.Id(dest), 4);
+  ASSERT_EQ(h.Send(a, h.Id(dest), 4, 1, 100).result, TESSERA_CSR_DONE);
+  ASSERT_EQ(h.Send(b, h.Id(dest), 4, 2, 100).result, TESSERA_CSR_DONE);
+  ASSERT_EQ(h.Send(b, h.Id(dest), 1, 3, 150).result, TESSERA_CSR_DONE);  // link long free
+  uint64_t first = 0, second = 0, third = 0;
+  EXPECT_EQ(h.RecvTag(dest, 0, &first), 1u);
+  EXPECT_EQ(h.RecvTag(dest, 0, &second), 2u);
+  EXPECT_EQ(h.RecvTag(dest, 0, &third), 3u);
+  EXPECT_EQ(first, 100 + latency);
+  EXPECT_EQ(second, 100 + latency + 4);  // waited 4 cycles for the first link
+  EXPECT_EQ(third, 150 + latency);
+  // A message that is earlier in modelled time never waits for a later one.
+  ASSERT_EQ(h.Send(a, h.Id(dest), 1, 4, 120).result, TESSERA_CSR_DONE);
+  uint64_t fourth = 0;
+  h.RecvTag(dest, 0, &fourth);
+  EXPECT_EQ(fourth, 120 + latency);
+}
+
+TEST(MailboxTime, ReceiveResumesAtArrivalOrNow) {
+  Harness h(kSmall);
+  h.GiveAll(9);
+  ASSERT_EQ(h.Send(0, h.Id(9), 1, 1, 500).result, TESSERA_CSR_DONE);
+  ASSERT_EQ(h.Send(0, h.Id(9), 1, 2, 510).result, TESSERA_CSR_DONE);
+  const uint64_t latency = tessera_mailbox_latency(h.model(), h.Id(0), h.Id(9), 1);
+  uint64_t at = 0;
+  h.RecvTag(9, 0, &at);  // the receiver's clock is behind: it jumps
+  EXPECT_EQ(at, 500 + latency);
+  h.RecvTag(9, 99999, &at);  // ahead: it stays
+  EXPECT_EQ(at, 99999u);
+}
+
+TEST(MailboxTime, IdenticalCallSequencesGiveIdenticalResultsAndTimes) {
+  auto run = [](uint32_t seed) {
+    Harness h({2, 2, 2, 1, 2, 2}, 8);
+    const uint32_t n = tessera_num_threads(&h.shape());
+    std::vector<uint64_t> clock(n, 0);
+    std::mt19937 random(seed);
+    std::ostringstream trace;
+    for (uint32_t hart = 0; hart < n; hart++) {
+      for (uint32_t k = 1; k < 4; k++) {
+        h.Give(hart, k);
+      }
+    }
+    for (int step = 0; step < 4000; step++) {
+      const uint32_t hart = random() % n;
+      clock[hart] += 1 + random() % 50;
+      CsrOutcome o{};
+      switch (random() % 4) {
+        case 0:
+        case 1:
+          if (h.Done(hart, TESSERA_CSR_CAN_SEND).value) {
+            o = h.Send(hart, h.Id(random() % n), 1 + random() % 4, random() % 200, clock[hart]);
+          }
+          break;
+        case 2:
+          if (h.Done(hart, TESSERA_CSR_CAN_RECV).value) {
+            o = h.Done(hart, TESSERA_CSR_RECV, 0, clock[hart]);
+            clock[hart] = o.resume_at;
+            h.Done(hart, TESSERA_CSR_FREE, o.value, clock[hart]);
+          }
+          break;
+        default:
+          o = h.Csr(hart, TESSERA_CSR_WAIT_UNTIL, TESSERA_WAIT_CAN_RECV, clock[hart]);
+          if (o.result == TESSERA_CSR_DONE) {
+            clock[hart] = o.resume_at;
+          }
+          break;
+      }
+      trace << o.result << ' ' << o.value << ' ' << o.resume_at << ';';
+    }
+    for (uint32_t w : h.wakes) {
+      trace << 'w' << w;
+    }
+    for (uint32_t b = 0; b < 4; b++) {
+      const TesseraMailboxCounts c = tessera_mailbox_board_counts(h.model(), b);
+      trace << 'c' << c.sent << '/' << c.received;
+    }
+    return trace.str();
+  };
+  const std::string first = run(1);
+  EXPECT_EQ(first, run(1));
+  EXPECT_NE(first, run(2));  // the trace does depend on what happened
+}
+
+// ---------------------------------------------------------------------------
+// Faults: each one traps, changes nothing but MBOX_FAULT
+// ---------------------------------------------------------------------------
+
+TEST(MailboxFaults, SendToNoThreadIsABadDestination) {
+  Harness h({3, 1, 1, 1, 1, 2});  // board x field is 2 bits wide: x = 3 is no board
+  const TesseraCoords missing{3, 0, 0, 0, 0, 0};
+  EXPECT_EQ(h.Fault(0, TESSERA_CSR_SEND, tessera_thread_id(&h.shape(), &missing)),
+            TESSERA_FAULT_BAD_DESTINATION);
+  EXPECT_EQ(h.Fault(0, TESSERA_CSR_SEND, h.HostId() + 1), TESSERA_FAULT_BAD_DESTINATION);
+  EXPECT_EQ(h.Fault(0, TESSERA_CSR_SEND, 0xffffffffu), TESSERA_FAULT_BAD_DESTINATION);
+  EXPECT_EQ(h.Done(0, TESSERA_CSR_MBOX_FAULT).value, TESSERA_FAULT_BAD_DESTINATION);
+  EXPECT_EQ(h.Done(0, TESSERA_CSR_CAN_SEND).value, 1u);
+  EXPECT_EQ(tessera_mailbox_thread_counts(h.model(), 0).sent, 0u);
+  // Multicast to a mailbox that doesn't exist, or to threads it doesn't have.
+  EXPECT_EQ(h.Fault(0, TESSERA_CSR_MCAST_SEND, 3), TESSERA_FAULT_BAD_DESTINATION);
+  h.Done(0, TESSERA_CSR_MCAST_LO, 0b100);  // thread 2 of a two-thread tile
+  EXPECT_EQ(h.Fault(0, TESSERA_CSR_MCAST_SEND, 1), TESSERA_FAULT_BAD_DESTINATION);
+}
+
+TEST(MailboxFaults, SlotPointersOutsideTheScratchpadOrMisalignedAreBadSlots) {
+  Harness h(kSmall);
+  for (const uint32_t bad : {0u, TESSERA_SCRATCH_BASE - 64, TESSERA_SCRATCH_BASE + TESSERA_SCRATCH_SIZE,
+                             TESSERA_DRAM_BASE, TESSERA_SCRATCH_BASE + 8, TESSERA_SCRATCH_BASE + 64 + 4}) {
+    EXPECT_EQ(h.Fault(0, TESSERA_CSR_SEND_PTR, bad), TESSERA_FAULT_BAD_SLOT) << std::hex << bad;
+    EXPECT_EQ(h.Fault(0, TESSERA_CSR_FREE, bad), TESSERA_FAULT_BAD_SLOT) << std::hex << bad;
+  }
+  // The register kept its value.
+  EXPECT_EQ(h.Done(0, TESSERA_CSR_SEND_PTR, h.Slot(0, 0)).value, h.Slot(0, 0));
+  EXPECT_EQ(h.Done(0, TESSERA_CSR_MBOX_FAULT).value, TESSERA_FAULT_BAD_SLOT);
+  // The last slot is fine.
+  h.Done(0, TESSERA_CSR_FREE, TESSERA_SCRATCH_BASE + TESSERA_SCRATCH_SIZE - 64);
+}
+
+TEST(MailboxFaults, MoreThanFourFlitsIsABadLength) {
+  Harness h(kSmall);
+  h.Done(0, TESSERA_CSR_SEND_LEN, 2);
+  EXPECT_EQ(h.Fault(0, TESSERA_CSR_SEND_LEN, 4), TESSERA_FAULT_BAD_LENGTH);
+  EXPECT_EQ(h.Fault(0, TESSERA_CSR_SEND_LEN, 0x80000000u), TESSERA_FAULT_BAD_LENGTH);
+  EXPECT_EQ(h.Done(0, TESSERA_CSR_SEND_LEN, 3).value, 2u);
+}
+
+TEST(MailboxFaults, GivingASlotHardwareOwnsIsADoubleFree) {
+  Harness h(kSmall);
+  h.Give(0, 1);
+  EXPECT_EQ(h.Fault(0, TESSERA_CSR_FREE, h.Slot(0, 1)), TESSERA_FAULT_DOUBLE_FREE);
+  // Also while it holds a message not yet received, and by another thread.
+  ASSERT_EQ(h.Send(1, h.Id(0), 1, 1).result, TESSERA_CSR_DONE);
+  EXPECT_EQ(h.Fault(0, TESSERA_CSR_FREE, h.Slot(0, 1)), TESSERA_FAULT_DOUBLE_FREE);
+  EXPECT_EQ(h.Fault(2, TESSERA_CSR_FREE, h.Slot(0, 1)), TESSERA_FAULT_DOUBLE_FREE);
+  EXPECT_EQ(h.RecvTag(0), 1u);
+  h.Done(0, TESSERA_CSR_FREE, h.Slot(0, 1));  // received: software's again
+}
+
+TEST(MailboxFaults, ReceiveWithNothingWaitingIsRecvEmpty) {
+  Harness h(kSmall);
+  EXPECT_EQ(h.Fault(3, TESSERA_CSR_RECV), TESSERA_FAULT_RECV_EMPTY);
+  EXPECT_EQ(h.Done(3, TESSERA_CSR_MBOX_FAULT).value, TESSERA_FAULT_RECV_EMPTY);
+  EXPECT_EQ(h.Done(2, TESSERA_CSR_MBOX_FAULT).value, TESSERA_FAULT_NONE);  // per thread
+}
+
+TEST(MailboxFaults, SendWhileCanSendIsZeroIsSendBusy) {
+  Harness h(kSmall, 4);
+  ASSERT_EQ(h.Send(0, h.Id(4), 4, 1).result, TESSERA_CSR_DONE);
+  ASSERT_EQ(h.Send(0, h.Id(4), 4, 2).result, TESSERA_CSR_DONE);  // held
+  EXPECT_EQ(h.Fault(0, TESSERA_CSR_SEND, h.Id(5)), TESSERA_FAULT_SEND_BUSY);
+  h.Done(0, TESSERA_CSR_MCAST_LO, 1);
+  EXPECT_EQ(h.Fault(0, TESSERA_CSR_MCAST_SEND, 1), TESSERA_FAULT_SEND_BUSY);
+  EXPECT_EQ(tessera_mailbox_thread_counts(h.model(), 0).sent, 1u);
+}
+
+TEST(MailboxFaults, WaitForNothingOrForIdleIsABadWait) {
+  Harness h(kSmall);
+  for (const uint32_t bad : {0u, TESSERA_WAIT_IDLE, TESSERA_WAIT_IDLE_VOTE, 0b0110u, 0b1110u, 0x10u}) {
+    EXPECT_EQ(h.Fault(0, TESSERA_CSR_WAIT_UNTIL, bad), TESSERA_FAULT_BAD_WAIT) << bad;
+  }
+  EXPECT_EQ(tessera_mailbox_waiting(h.model(), 0), 0u);
+}
+
+TEST(MailboxFaults, OtherCsrsAndHartsAreNotTheMailboxs) {
+  Harness h(kSmall);
+  for (const uint32_t csr : {0x800u, 0x804u, 0x80bu, 0x80cu, 0x80fu, 0x810u, 0x815u,
+                             uint32_t{TESSERA_CSR_HART_ID}, uint32_t{TESSERA_CSR_CYCLE}}) {
+    const CsrOutcome o = h.Csr(0, csr, 1, 5);
+    EXPECT_EQ(o.result, TESSERA_CSR_UNKNOWN) << std::hex << csr;
+    EXPECT_EQ(o.value, 0u);
+    EXPECT_EQ(o.resume_at, 5u);
+  }
+  EXPECT_EQ(h.Csr(16, TESSERA_CSR_CAN_SEND).result, TESSERA_CSR_UNKNOWN);
+  EXPECT_EQ(h.Done(0, TESSERA_CSR_MBOX_FAULT).value, 0u);
+}
+
+TEST(MailboxFaults, EveryFaultHasAName) {
+  for (int f = TESSERA_FAULT_BAD_DESTINATION; f <= TESSERA_FAULT_BAD_WAIT; f++) {
+    const std::string name = tessera_mailbox_fault_name(static_cast<TesseraMailboxFault>(f));
+    EXPECT_FALSE(name.empty());
+    EXPECT_NE(name, "unknown fault");
+  }
+  EXPECT_STREQ(tessera_mailbox_fault_name(TESSERA_FAULT_DOUBLE_FREE), "double free");
+}
+
+TEST(MailboxFaults, NullOutputPointersAreAllowed) {
+  Harness h(kSmall);
+  EXPECT_EQ(tessera_mailbox_csr(h.model(), 0, TESSERA_CSR_RECV, 0, 0, nullptr, nullptr, nullptr),
+            TESSERA_CSR_FAULT);
+}
+
+// ---------------------------------------------------------------------------
+// Waking
+// ---------------------------------------------------------------------------
+
+TEST(MailboxWake, CanRecvWaiterIsWokenOnceWhenAMessageIsDelivered) {
+  Harness h(kSmall);
+  h.GiveAll(6);
+  ASSERT_EQ(h.Csr(6, TESSERA_CSR_WAIT_UNTIL, TESSERA_WAIT_CAN_RECV, 50).result,
+            TESSERA_CSR_BLOCKED);
+  // Issuing it again while blocked changes nothing.
+  ASSERT_EQ(h.Csr(6, TESSERA_CSR_WAIT_UNTIL, TESSERA_WAIT_CAN_RECV, 50).result,
+            TESSERA_CSR_BLOCKED);
+  EXPECT_EQ(tessera_mailbox_waiting(h.model(), 6), TESSERA_WAIT_CAN_RECV);
+  ASSERT_EQ(h.Send(0, h.Id(7), 1, 1).result, TESSERA_CSR_DONE);  // someone else's message
+  EXPECT_TRUE(h.wakes.empty());
+  ASSERT_EQ(h.Send(0, h.Id(6), 1, 2, 1000).result, TESSERA_CSR_DONE);
+  ASSERT_EQ(h.Send(1, h.Id(6), 1, 3, 1000).result, TESSERA_CSR_DONE);
+  EXPECT_EQ(h.wakes, std::vector<uint32_t>{6});  // once
+  const CsrOutcome o = h.Done(6, TESSERA_CSR_WAIT_UNTIL, TESSERA_WAIT_CAN_RECV, 50);
+  EXPECT_EQ(o.value, TESSERA_WAIT_CAN_RECV);
+  EXPECT_EQ(o.resume_at, 1000 + tessera_mailbox_latency(h.model(), h.Id(0), h.Id(6), 1));
+}
+
+TEST(MailboxWake, WaiterForBothIsWokenByEither) {
+  Harness h(kSmall, 4);
+  ASSERT_EQ(h.Send(0, h.Id(4), 4, 1).result, TESSERA_CSR_DONE);
+  ASSERT_EQ(h.Send(0, h.Id(4), 4, 2).result, TESSERA_CSR_DONE);  // held: can-send 0
+  h.Give(0, 1);
+  ASSERT_EQ(h.Csr(0, TESSERA_CSR_WAIT_UNTIL, TESSERA_WAIT_CAN_SEND | TESSERA_WAIT_CAN_RECV).result,
+            TESSERA_CSR_BLOCKED);
+  ASSERT_EQ(h.Send(9, h.Id(0), 1, 3).result, TESSERA_CSR_DONE);
+  EXPECT_EQ(h.wakes, std::vector<uint32_t>{0});
+  EXPECT_EQ(h.Done(0, TESSERA_CSR_WAIT_UNTIL, TESSERA_WAIT_CAN_SEND | TESSERA_WAIT_CAN_RECV).value,
+            TESSERA_WAIT_CAN_RECV);  // only what holds
+}
+
+TEST(MailboxWake, AnyOtherCsrEndsTheWaitSoNoStaleWake) {
+  Harness h(kSmall);
+  h.GiveAll(2);
+  ASSERT_EQ(h.Csr(2, TESSERA_CSR_WAIT_UNTIL, TESSERA_WAIT_CAN_RECV).result, TESSERA_CSR_BLOCKED);
+  h.Done(2, TESSERA_CSR_CAN_RECV);  // e.g. re-executed after an interrupt, then polled
+  EXPECT_EQ(tessera_mailbox_waiting(h.model(), 2), 0u);
+  ASSERT_EQ(h.Send(0, h.Id(2), 1, 1).result, TESSERA_CSR_DONE);
+  EXPECT_TRUE(h.wakes.empty());
+}
+
+TEST(MailboxWake, WaitThatHoldsReturnsAtOnce) {
+  Harness h(kSmall);
+  const CsrOutcome o = h.Done(0, TESSERA_CSR_WAIT_UNTIL, TESSERA_WAIT_CAN_SEND, 33);
+  EXPECT_EQ(o.value, TESSERA_WAIT_CAN_SEND);
+  EXPECT_EQ(o.resume_at, 33u);
+}
+
+// ---------------------------------------------------------------------------
+// Counts
+// ---------------------------------------------------------------------------
+
+TEST(MailboxCounts, SentOnEnteringTheNetworkReceivedOnFreeingTheSlot) {
+  Harness h(kSmall, 4);
+  const uint32_t a = 0, b = 9;  // boards 0 and 1
+  h.Give(b, 1);
+  ASSERT_EQ(h.Send(a, h.Id(b), 1, 1).result, TESSERA_CSR_DONE);
+  EXPECT_EQ(tessera_mailbox_board_counts(h.model(), 0).sent, 1u);
+  EXPECT_EQ(tessera_mailbox_board_counts(h.model(), 1).received, 0u);
+  h.RecvTag(b);
+  EXPECT_EQ(tessera_mailbox_board_counts(h.model(), 1).received, 0u);  // not until freed
+  h.Done(b, TESSERA_CSR_FREE, h.last_recv);
+  EXPECT_EQ(tessera_mailbox_board_counts(h.model(), 1).received, 1u);
+  EXPECT_EQ(tessera_mailbox_thread_counts(h.model(), b).received, 1u);
+  EXPECT_EQ(tessera_mailbox_thread_counts(h.model(), a).sent, 1u);
+  // Freeing a slot that held no received message counts nothing.
+  h.Give(b, 2);
+  EXPECT_EQ(tessera_mailbox_board_counts(h.model(), 1).received, 1u);
+  // A held send is not sent yet.
+  ASSERT_EQ(h.Send(a, h.Id(12), 4, 2).result, TESSERA_CSR_DONE);
+  ASSERT_EQ(h.Send(a, h.Id(12), 4, 3).result, TESSERA_CSR_DONE);
+  EXPECT_EQ(tessera_mailbox_board_counts(h.model(), 0).sent, 2u);
+  h.Give(12, 1);
+  EXPECT_EQ(tessera_mailbox_board_counts(h.model(), 0).sent, 3u);
+  EXPECT_EQ(tessera_mailbox_board_counts(h.model(), 2).sent, 0u);  // no such board
+}
+
+TEST(MailboxCounts, SentMinusReceivedIsWhatIsInFlight) {
+  Harness h(kSmall, 8);
+  h.host_accepts = true;
+  for (uint32_t hart = 0; hart < 16; hart++) {
+    h.Give(hart, 1);
+  }
+  // Thread to thread, a multicast, the host in both directions.
+  ASSERT_EQ(h.Send(0, h.Id(9), 1, 1).result, TESSERA_CSR_DONE);
+  h.Done(3, TESSERA_CSR_MCAST_LO, 0b1111);
+  h.Done(3, TESSERA_CSR_MCAST_SEND, 2);  // board 1, first tile
+  ASSERT_EQ(h.Send(5, h.HostId(), 1, 1).result, TESSERA_CSR_DONE);
+  const uint8_t bytes[16] = {1};
+  ASSERT_TRUE(tessera_mailbox_inject(h.model(), h.Id(1), bytes, 1, 0));
+  auto in_flight = [&] {
+    int64_t n = 0;
+    for (uint32_t b = 0; b < 2; b++) {
+      const TesseraMailboxCounts c = tessera_mailbox_board_counts(h.model(), b);
+      n += static_cast<int64_t>(c.sent) - static_cast<int64_t>(c.received);
+    }
+    const TesseraMailboxCounts host = tessera_mailbox_host_counts(h.model());
+    return n + static_cast<int64_t>(host.sent) - static_cast<int64_t>(host.received);
+  };
+  EXPECT_EQ(in_flight(), 6);  // 1 + 4 multicast copies + 1 injected; the host took its own
+  for (uint32_t hart : {9u, 8u, 10u, 11u, 1u}) {
+    const uint32_t slot = h.Done(hart, TESSERA_CSR_RECV).value;
+    h.Done(hart, TESSERA_CSR_FREE, slot);
+  }
+  EXPECT_EQ(in_flight(), 1);
+  h.Done(9, TESSERA_CSR_FREE, h.Done(9, TESSERA_CSR_RECV).value);
+  EXPECT_EQ(in_flight(), 0);
+}
+
+// ---------------------------------------------------------------------------
+// The host port
+// ---------------------------------------------------------------------------
+
+TEST(MailboxHost, MessagesToTheHostIdLeaveThroughToHost) {
+  Harness h(kSmall);
+  ASSERT_EQ(h.Send(9, h.HostId(), 3, 5, 1000).result, TESSERA_CSR_DONE);
+  ASSERT_EQ(h.to_host.size(), 1u);
+  EXPECT_EQ(h.to_host[0].src, h.Id(9));
+  EXPECT_EQ(h.to_host[0].flits, 3u);
+  EXPECT_EQ(h.to_host[0].bytes[0], static_cast<uint8_t>(5 * 31));
+  EXPECT_EQ(h.to_host[0].bytes.back(), static_cast<uint8_t>(5 * 31 + 47));
+  EXPECT_EQ(h.to_host[0].time, 1000 + tessera_mailbox_latency(h.model(), h.Id(9), h.HostId(), 3));
+  EXPECT_EQ(tessera_mailbox_host_counts(h.model()).received, 1u);
+}
+
+TEST(MailboxHost, ARefusingHostStallsTheSenderUntilItIsReady) {
+  Harness h(kSmall);
+  h.host_accepts = false;
+  ASSERT_EQ(h.Send(4, h.HostId(), 1, 1).result, TESSERA_CSR_DONE);
+  ASSERT_EQ(h.Send(7, h.HostId(), 1, 2).result, TESSERA_CSR_DONE);
+  EXPECT_EQ(h.Done(4, TESSERA_CSR_CAN_SEND).value, 0u);
+  EXPECT_EQ(h.Done(7, TESSERA_CSR_CAN_SEND).value, 0u);
+  EXPECT_EQ(h.host_refusals, 1);  // the second waits behind the first
+  ASSERT_EQ(h.Csr(7, TESSERA_CSR_WAIT_UNTIL, TESSERA_WAIT_CAN_SEND).result, TESSERA_CSR_BLOCKED);
+  tessera_mailbox_host_ready(h.model());  // still refusing
+  EXPECT_TRUE(h.to_host.empty());
+  h.host_accepts = true;
+  tessera_mailbox_host_ready(h.model());
+  ASSERT_EQ(h.to_host.size(), 2u);
+  EXPECT_EQ(h.to_host[0].src, h.Id(4));  // in order
+  EXPECT_EQ(h.to_host[1].src, h.Id(7));
+  EXPECT_EQ(h.wakes, std::vector<uint32_t>{7});
+  EXPECT_EQ(h.Done(4, TESSERA_CSR_CAN_SEND).value, 1u);
+}
+
+TEST(MailboxHost, InjectedMessagesObeyTheSameBuffering) {
+  Harness h(kSmall, 8);
+  uint8_t bytes[64];
+  for (uint32_t i = 0; i < 64; i++) {
+    bytes[i] = static_cast<uint8_t>(i);
+  }
+  const uint32_t dest = 13;
+  EXPECT_FALSE(tessera_mailbox_inject(h.model(), h.HostId() + 1, bytes, 1, 0));
+  EXPECT_FALSE(tessera_mailbox_inject(h.model(), h.Id(dest), bytes, 5, 0));
+  EXPECT_FALSE(tessera_mailbox_inject(h.model(), h.Id(dest), bytes, 0, 0));
+  EXPECT_TRUE(tessera_mailbox_host_can_inject(h.model(), h.Id(dest)));
+  ASSERT_TRUE(tessera_mailbox_inject(h.model(), h.Id(dest), bytes, 4, 200));
+  ASSERT_TRUE(tessera_mailbox_inject(h.model(), h.Id(dest), bytes + 16, 4, 200));
+  EXPECT_FALSE(tessera_mailbox_inject(h.model(), h.Id(dest), bytes, 1, 200));  // full
+  EXPECT_FALSE(tessera_mailbox_host_can_inject(h.model(), h.Id(dest)));
+  EXPECT_EQ(h.inject_ready_calls, 0);
+  h.Give(dest, 1);
+  EXPECT_EQ(h.inject_ready_calls, 1);
+  ASSERT_TRUE(tessera_mailbox_inject(h.model(), h.Id(dest), bytes + 32, 1, 300));
+  h.Give(dest, 2);
+  h.Give(dest, 3);
+  const uint32_t first = h.Done(dest, TESSERA_CSR_RECV).value;
+  const uint64_t at = h.Done(dest, TESSERA_CSR_RECV).resume_at;
+  EXPECT_EQ(h.Bytes(dest, first)[0], 0);
+  EXPECT_EQ(h.Bytes(dest, first)[63], 63);
+  EXPECT_EQ(at, 200 + tessera_mailbox_latency(h.model(), h.HostId(), h.Id(dest), 4) + 4);
+  const uint32_t third = h.Done(dest, TESSERA_CSR_RECV).value;
+  EXPECT_EQ(h.Bytes(dest, third)[0], 32);
+  EXPECT_EQ(tessera_mailbox_host_counts(h.model()).sent, 3u);
+}
+
+}  // namespace

@@ -1,0 +1,26 @@
+# Shared by the benchmark scripts: run firmware on the tessera machine in
+# the deterministic mode and time it.
+#   TESSERA_REPO, TESSERA_QEMU come from ./tessera bench.
+apps="$TESSERA_REPO/build/firmware/apps"
+out_dir="$TESSERA_REPO/build/bench"
+mkdir -p "$out_dir"
+
+# boot <app-elf> <machine options> [qemu args]: prints the guest's output;
+# fails if the guest's verdict is not success.
+boot() {
+    local elf=$1 machine=$2
+    shift 2
+    "$TESSERA_QEMU" -M "tessera,$machine" -nodefaults -display none -serial stdio \
+        -monitor none -bios none -icount shift=0,sleep=off -kernel "$elf" "$@"
+}
+
+# host_seconds <command...>: runs it, output to /dev/null, prints wall seconds.
+host_seconds() {
+    local start end
+    start=$(date +%s.%N)
+    "$@" >/dev/null
+    end=$(date +%s.%N)
+    echo "$end - $start" | bc -l
+}
+
+median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
