@@ -91,8 +91,10 @@ TEST(HostMailboxBlocking, WaitingHartsSleepAndTheClockJumpsToTheArrival) {
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(30));  // the receiver sleeps first
     hart.advance_cycles(1000);
+    // Published before the send: the receiver may wake and check as soon as the message is in.
+    // A CSR access ticks the clock once, before the device acts.
+    sent_at = hart.cycles() + 1;
     hal::csr_write<TESSERA_CSR_SEND>(receiver);
-    sent_at = hart.cycles();
   });
 }
 
