@@ -397,7 +397,7 @@ TEST_F(MailboxHardwareFaults, EachFaultTrapsWithItsCode) {
             uint32_t(MailboxFault::kSendBusy));
   EXPECT_EQ(FaultOf([] { hal::csr_swap<TESSERA_CSR_WAIT_UNTIL>(0); }),
             uint32_t(MailboxFault::kBadWait));
-  EXPECT_EQ(FaultOf([] { hal::csr_swap<TESSERA_CSR_WAIT_UNTIL>(0b1110); }),
+  EXPECT_EQ(FaultOf([] { hal::csr_swap<TESSERA_CSR_WAIT_UNTIL>(0x10); }),  // unknown bit
             uint32_t(MailboxFault::kBadWait));
 }
 

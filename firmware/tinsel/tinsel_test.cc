@@ -229,17 +229,4 @@ TEST(Tinsel, BackPressureLikeTheReferenceHardware) {
   EXPECT_GE(stalls.load(), 1u);
 }
 
-TEST(Tinsel, IdleFaultsUntilTerminationDetectionExists) {
-  Machine machine(kShape);
-  HartScope scope(machine, 0);
-  try {
-    (void)tinselIdle(1);
-    ADD_FAILURE() << "tinselIdle returned";
-  } catch (const tessera::host::MailboxFault& e) {
-    EXPECT_EQ(e.fault(), static_cast<uint32_t>(TESSERA_FAULT_BAD_WAIT));
-    EXPECT_EQ(e.csr(), TESSERA_CSR_WAIT_UNTIL);
-    EXPECT_EQ(e.value(), 0b1110u);
-  }
-}
-
 }  // namespace

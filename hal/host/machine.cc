@@ -259,6 +259,14 @@ uint64_t Machine::mailbox_latency(uint32_t src_id, uint32_t dest_id, uint32_t fl
   return mailbox_->latency(src_id, dest_id, flits);
 }
 
+TesseraTermdetStats Machine::idle_stats() const {
+  return mailbox_->idle_stats();
+}
+
+uint64_t Machine::idle_round_trip() const {
+  return mailbox_->idle_round_trip();
+}
+
 uint32_t Machine::active_harts() const {
   return static_cast<uint32_t>(bound_harts_.load() + starting_harts_.load());
 }

@@ -13,6 +13,10 @@ namespace tessera::host {
 namespace {
 
 std::string wait_description(uint32_t bits) {
+  if (bits & TESSERA_WAIT_IDLE) {
+    // tinselIdle: no release while a message is undelivered or a thread is not in idle.
+    return (bits & TESSERA_WAIT_IDLE_VOTE) ? "idle (voting true)" : "idle (voting false)";
+  }
   switch (bits & (TESSERA_WAIT_CAN_SEND | TESSERA_WAIT_CAN_RECV)) {
     case TESSERA_WAIT_CAN_SEND:
       return "can-send";
@@ -48,7 +52,7 @@ MailboxDevice::MailboxDevice(Machine& machine, const MachineParams& params)
   const size_t tiles = size_t{shape.boards_x} * shape.boards_y * shape.tiles_x * shape.tiles_y;
   scratch_ = std::make_unique<uint8_t[]>(tiles * TESSERA_SCRATCH_SIZE);
   const TesseraMailboxConfig config{shape, params.tile_hop_cycles, params.board_hop_cycles,
-                                    params.buffer_flits};
+                                    params.buffer_flits, params.idle_master};
   TesseraMailboxHost host{};
   host.opaque = this;
   host.scratchpad = &MailboxDevice::scratchpad;
@@ -261,6 +265,18 @@ TesseraMailboxCounts MailboxDevice::host_counts() const {
 uint64_t MailboxDevice::latency(uint32_t src_id, uint32_t dest_id, uint32_t flits) const {
   std::lock_guard lock(mutex_);
   return tessera_mailbox_latency(model_, src_id, dest_id, flits);
+}
+
+TesseraTermdetStats MailboxDevice::idle_stats() const {
+  std::lock_guard lock(mutex_);
+  TesseraTermdetStats stats;
+  tessera_mailbox_idle_stats(model_, &stats);
+  return stats;
+}
+
+uint64_t MailboxDevice::idle_round_trip() const {
+  std::lock_guard lock(mutex_);
+  return tessera_mailbox_idle_rtt(model_);
 }
 
 }  // namespace tessera::host

@@ -49,6 +49,8 @@ class MailboxDevice final : public Device {
   TesseraMailboxCounts thread_counts(uint32_t hart_index) const;
   TesseraMailboxCounts host_counts() const;
   uint64_t latency(uint32_t src_id, uint32_t dest_id, uint32_t flits) const;
+  TesseraTermdetStats idle_stats() const;
+  uint64_t idle_round_trip() const;
 
   // The run has ended: harts blocked here (or blocking later) stop with
   // MachineExit, as if the process had ended.

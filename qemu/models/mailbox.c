@@ -13,8 +13,14 @@
  *            for the FIFO it is on, when its message became receivable
  *   links    4 directed links per tile of the global grid + 2 host links
  *
+ * Termination detection (tinselIdle) is the termdet model, which this
+ * model owns and feeds: sends when issued, receives when freed, idle calls.
+ * Its protocol steps run at the end of every call that may have changed
+ * something (docs/idle.md).
+ *
  * Every operation is O(1) apart from the route length and the threads a
- * multicast reaches; nothing scans all threads or tiles.
+ * multicast reaches; nothing scans all threads or tiles (a release by the
+ * termination detector visits the threads of each board once).
  *
  * The model does no locking: the QEMU wrapper calls it under the BQL and
  * the host backend under a mutex of its own.
@@ -30,6 +36,14 @@
 #define MBOX_HOST_TILE    UINT32_MAX
 #define MBOX_POOL_CHUNK   256
 #define MBOX_WAIT_BITS    (TESSERA_WAIT_CAN_SEND | TESSERA_WAIT_CAN_RECV)
+#define MBOX_IDLE_BITS    (TESSERA_WAIT_IDLE | TESSERA_WAIT_IDLE_VOTE)
+
+/* Where a thread stands in a tinselIdle call. */
+enum {
+    IDLE_NONE,         /* not in one */
+    IDLE_WAITING,      /* blocked in idle, the detector has it as idle */
+    IDLE_READY,        /* released: the next issue returns idle_value */
+};
 
 /* Who owns a slot. */
 enum {
@@ -84,6 +98,9 @@ typedef struct MboxThread {
     uint32_t next_blocked;   /* FIFO of senders blocked on one mailbox */
     uint64_t send_ready;     /* when can-send last became true */
     TesseraMailboxCounts counts;
+    uint8_t idle;            /* IDLE_* */
+    uint32_t idle_value;     /* IDLE_READY: (1 << 2) | (all voted true << 3) */
+    uint64_t idle_resume;    /* IDLE_READY: when the release reached it */
 } MboxThread;
 
 typedef struct MboxTile {
@@ -125,6 +142,8 @@ struct TesseraMailbox {
     TesseraMailboxCounts host_counts;
     uint32_t host_blocked_head, host_blocked_tail;
     MboxPool msgs, pendings;
+    TesseraTermdet *td;       /* termination detection (tinselIdle) */
+    uint32_t calling;         /* hart inside tessera_mailbox_csr */
 };
 
 static uint64_t max_u64(uint64_t a, uint64_t b)
@@ -561,8 +580,58 @@ static bool offer_to_host(TesseraMailbox *m, MboxMsg *msg)
     m->threads[msg->src_hart].counts.sent++;
     m->boards[board_of(m, msg->src_hart)].sent++;
     m->host_counts.received++;
+    tessera_termdet_received(m->td, TESSERA_TERMDET_HOST, arrival);
     pool_put(&m->msgs, msg);
     return true;
+}
+
+/* ---- termination detection ---------------------------------------------- */
+
+/* Earliest time >= t at which `board` (or TESSERA_TERMDET_HOST) may send:
+ * later than t only while phase 2 has disabled sending. */
+static uint64_t send_allowed(TesseraMailbox *m, uint32_t board, uint64_t t)
+{
+    uint64_t at = tessera_termdet_send_at(m->td, board, t);
+
+    if (at == TESSERA_TERMDET_SEND_DISABLED) {
+        /* Protocol steps are run after every call, so this does not
+         * happen; running them settles it in any case. */
+        tessera_termdet_process(m->td);
+        at = tessera_termdet_send_at(m->td, board, t);
+    }
+    return at == TESSERA_TERMDET_SEND_DISABLED ? t : at;
+}
+
+/* The detector released a thread blocked in idle: latch the release for
+ * its next WAIT_UNTIL and wake it (unless it is the caller of the current
+ * call, which picks the release up before returning). */
+static void idle_released(void *opaque, uint32_t hart)
+{
+    TesseraMailbox *m = opaque;
+    MboxThread *t = &m->threads[hart];
+    uint32_t result = 0;
+    uint64_t at = 0;
+
+    if (t->idle != IDLE_WAITING) {
+        return;
+    }
+    tessera_termdet_hart_state(m->td, hart, &result, &at);
+    t->idle = IDLE_READY;
+    t->idle_value = result << 2;
+    t->idle_resume = at;
+    if (hart != m->calling) {
+        wake(m, t, MBOX_IDLE_BITS);
+    }
+}
+
+/* A thread in a tinselIdle call issued something else: the call is over
+ * (a release not yet given is dropped). */
+static void abandon_idle(TesseraMailbox *m, MboxThread *t, uint64_t now)
+{
+    if (t->idle == IDLE_WAITING) {
+        tessera_termdet_idle_leave(m->td, thread_hart(m, t), now);
+    }
+    t->idle = IDLE_NONE;
 }
 
 /* ---- CSRs --------------------------------------------------------------- */
@@ -603,9 +672,10 @@ static void send_to_tile(TesseraMailbox *m, MboxThread *t, MboxMsg *msg)
 }
 
 static TesseraMailboxFault csr_send(TesseraMailbox *m, MboxThread *t,
-                                    uint32_t dest, uint64_t now)
+                                    uint32_t dest, uint64_t now,
+                                    uint64_t *resume_at)
 {
-    uint32_t dest_hart = 0;
+    uint32_t dest_hart = 0, board = board_of(m, thread_hart(m, t));
     MboxMsg *msg;
 
     if (dest != m->host_id && !hart_of(m, dest, &dest_hart)) {
@@ -614,7 +684,9 @@ static TesseraMailboxFault csr_send(TesseraMailbox *m, MboxThread *t,
     if (t->outbound != NULL) {
         return TESSERA_FAULT_SEND_BUSY;
     }
-    msg = new_message(m, t, now);
+    *resume_at = send_allowed(m, board, now);
+    msg = new_message(m, t, *resume_at);
+    tessera_termdet_sent(m->td, board, msg->sent_at);
     if (dest == m->host_id) {
         msg->dest_tile = MBOX_HOST_TILE;
         if (m->host_blocked_head == MBOX_NO_HART && offer_to_host(m, msg)) {
@@ -632,8 +704,10 @@ static TesseraMailboxFault csr_send(TesseraMailbox *m, MboxThread *t,
 }
 
 static TesseraMailboxFault csr_multicast(TesseraMailbox *m, MboxThread *t,
-                                         uint32_t mailbox, uint64_t now)
+                                         uint32_t mailbox, uint64_t now,
+                                         uint64_t *resume_at)
 {
+    uint32_t board = board_of(m, thread_hart(m, t)), i;
     uint64_t mask = ((uint64_t)t->mcast_hi << 32) | t->mcast_lo;
     uint32_t first = 0;
     MboxMsg *msg;
@@ -652,7 +726,11 @@ static TesseraMailboxFault csr_multicast(TesseraMailbox *m, MboxThread *t,
     if (mask == 0) {
         return TESSERA_FAULT_NONE;
     }
-    msg = new_message(m, t, now);
+    *resume_at = send_allowed(m, board, now);
+    msg = new_message(m, t, *resume_at);
+    for (i = popcount64(mask); i > 0; i--) {
+        tessera_termdet_sent(m->td, board, msg->sent_at);
+    }
     msg->dest_tile = tile_of(m, first);
     msg->mask = mask;
     send_to_tile(m, t, msg);
@@ -678,6 +756,7 @@ static TesseraMailboxFault csr_free(TesseraMailbox *m, MboxThread *t,
     case SLOT_SOFTWARE_MSG:
         t->counts.received++;
         m->boards[board_of(m, hart)].received++;
+        tessera_termdet_received(m->td, board_of(m, hart), now);
         break;
     default:
         break;
@@ -724,38 +803,92 @@ static TesseraMailboxFault csr_recv(TesseraMailbox *m, MboxThread *t,
     return TESSERA_FAULT_NONE;
 }
 
+/* Which of `conditions` (bits 0/1) hold for t, and the earliest time one
+ * of them became true (*when; UINT64_MAX if none holds). */
+static uint32_t wait_holds(const TesseraMailbox *m, const MboxThread *t,
+                           uint32_t conditions, uint64_t *when)
+{
+    uint32_t holds = 0;
+
+    *when = UINT64_MAX;
+    if ((conditions & TESSERA_WAIT_CAN_SEND) && t->outbound == NULL) {
+        holds |= TESSERA_WAIT_CAN_SEND;
+        *when = min_u64(*when, t->send_ready);
+    }
+    if ((conditions & TESSERA_WAIT_CAN_RECV) && t->recv_head != MBOX_NO_SLOT) {
+        uint32_t tile = tile_of(m, thread_hart(m, t));
+
+        holds |= TESSERA_WAIT_CAN_RECV;
+        *when = min_u64(*when, m->slot_time[slot_index(tile, t->recv_head)]);
+    }
+    return holds;
+}
+
+/* tinselIdle: WAIT_UNTIL with an idle bit (see tessera_mailbox_csr). */
+static TesseraCsrResult csr_idle(TesseraMailbox *m, MboxThread *t,
+                                 uint32_t conditions, uint64_t now,
+                                 uint32_t *result, uint64_t *resume_at)
+{
+    uint32_t hart = thread_hart(m, t);
+    /* A message available always ends the call (it then returns 0). */
+    uint32_t wanted = (conditions & MBOX_WAIT_BITS) | TESSERA_WAIT_CAN_RECV;
+    uint64_t when;
+    uint32_t holds;
+
+    if (t->idle == IDLE_NONE) {
+        holds = wait_holds(m, t, wanted, &when);
+        if (holds != 0) {
+            *result = holds;
+            *resume_at = max_u64(now, when);
+            return TESSERA_CSR_DONE;
+        }
+        tessera_termdet_idle_enter(m->td, hart,
+                                   (conditions & TESSERA_WAIT_IDLE_VOTE) != 0,
+                                   now);
+        t->idle = IDLE_WAITING;
+        /* This call may be the one that completes termination. */
+        tessera_termdet_process(m->td);
+    }
+    holds = wait_holds(m, t, wanted, &when);
+    if (t->idle == IDLE_READY) {
+        /* The release is latched: it wins over a message that arrived. */
+        *result = t->idle_value | holds;
+        *resume_at = max_u64(now, t->idle_resume);
+        t->idle = IDLE_NONE;
+        return TESSERA_CSR_DONE;
+    }
+    if (holds != 0) {
+        tessera_termdet_idle_leave(m->td, hart, now);
+        t->idle = IDLE_NONE;
+        *result = holds;
+        *resume_at = max_u64(now, when);
+        return TESSERA_CSR_DONE;
+    }
+    t->wait_bits = wanted | TESSERA_WAIT_IDLE |
+                   (conditions & TESSERA_WAIT_IDLE_VOTE);
+    return TESSERA_CSR_BLOCKED;
+}
+
 static TesseraCsrResult csr_wait(TesseraMailbox *m, MboxThread *t,
                                  uint32_t conditions, uint64_t now,
                                  uint32_t *result, uint64_t *resume_at,
                                  TesseraMailboxFault *fault)
 {
-    uint32_t holds = 0, satisfied;
-    uint64_t when = UINT64_MAX;
+    uint32_t satisfied;
+    uint64_t when;
 
-    /* The idle bits belong to termination detection, which replaces this
-     * refusal when it exists. */
-    if (conditions == 0 || (conditions & ~MBOX_WAIT_BITS) != 0) {
+    if (conditions == 0 ||
+        (conditions & ~(MBOX_WAIT_BITS | MBOX_IDLE_BITS)) != 0) {
         *fault = TESSERA_FAULT_BAD_WAIT;
         return TESSERA_CSR_FAULT;
     }
-    if (t->outbound == NULL) {
-        holds |= TESSERA_WAIT_CAN_SEND;
+    if (conditions & MBOX_IDLE_BITS) {
+        return csr_idle(m, t, conditions, now, result, resume_at);
     }
-    if (t->recv_head != MBOX_NO_SLOT) {
-        holds |= TESSERA_WAIT_CAN_RECV;
-    }
-    satisfied = holds & conditions;
+    satisfied = wait_holds(m, t, conditions, &when);
     if (satisfied == 0) {
         t->wait_bits = conditions;
         return TESSERA_CSR_BLOCKED;
-    }
-    if (satisfied & TESSERA_WAIT_CAN_SEND) {
-        when = min_u64(when, t->send_ready);
-    }
-    if (satisfied & TESSERA_WAIT_CAN_RECV) {
-        uint32_t tile = tile_of(m, thread_hart(m, t));
-
-        when = min_u64(when, m->slot_time[slot_index(tile, t->recv_head)]);
     }
     *result = satisfied;
     *resume_at = max_u64(now, when);
@@ -816,7 +949,7 @@ static TesseraCsrResult thread_csr(TesseraMailbox *m, MboxThread *t,
         t->send_ptr = value;
         break;
     case TESSERA_CSR_SEND:
-        *f = csr_send(m, t, value, now);
+        *f = csr_send(m, t, value, now, at);
         break;
     case TESSERA_CSR_RECV:
         *f = csr_recv(m, t, now, out, at);
@@ -832,7 +965,7 @@ static TesseraCsrResult thread_csr(TesseraMailbox *m, MboxThread *t,
         t->mcast_lo = value;
         break;
     case TESSERA_CSR_MCAST_SEND:
-        *f = csr_multicast(m, t, value, now);
+        *f = csr_multicast(m, t, value, now, at);
         break;
     case TESSERA_CSR_MBOX_FAULT:
         *out = t->last_fault;
@@ -857,10 +990,23 @@ TesseraCsrResult tessera_mailbox_csr(TesseraMailbox *m, uint32_t hart_index,
 
         /* Whatever it waited for, a thread issuing a CSR is not waiting. */
         t->wait_bits = 0;
+        if (t->idle != IDLE_NONE && (csrno != TESSERA_CSR_WAIT_UNTIL ||
+                                     (value & MBOX_IDLE_BITS) == 0)) {
+            abandon_idle(m, t, now);
+        }
+        m->calling = hart_index;
         r = thread_csr(m, t, csrno, value, now, &out, &at, &f);
         if (r == TESSERA_CSR_FAULT) {
             t->last_fault = f;
         }
+        /* Termination detection reacts to what the call changed. A
+         * release of the caller itself is given now rather than woken. */
+        tessera_termdet_process(m->td);
+        if (r == TESSERA_CSR_BLOCKED && t->idle == IDLE_READY) {
+            t->wait_bits = 0;
+            r = thread_csr(m, t, csrno, value, now, &out, &at, &f);
+        }
+        m->calling = MBOX_NO_HART;
     }
     if (r != TESSERA_CSR_DONE) {
         out = 0;
@@ -926,9 +1072,13 @@ bool tessera_mailbox_inject(TesseraMailbox *m, uint32_t dest_thread_id,
     rec->mask = 0;
     rec->flits = flits;
     rec->refs = 0;
+    /* The host is held back while termination is being released. */
+    time = send_allowed(m, TESSERA_TERMDET_HOST, time);
     rec->sent_at = time;
     memcpy(rec->data, msg, (size_t)flits * TESSERA_BYTES_PER_FLIT);
+    tessera_termdet_sent(m->td, TESSERA_TERMDET_HOST, time);
     enter_network(m, rec, time);
+    tessera_termdet_process(m->td);
     return true;
 }
 
@@ -959,6 +1109,7 @@ void tessera_mailbox_host_ready(TesseraMailbox *m)
         hart_fifo_pop(m, &m->host_blocked_head, &m->host_blocked_tail);
         s->outbound = NULL;
         wake(m, s, TESSERA_WAIT_CAN_SEND);
+        tessera_termdet_process(m->td);
     }
 }
 
@@ -1048,6 +1199,22 @@ uint32_t tessera_mailbox_slots_per_thread(const TesseraMailbox *m)
     return m->slots_per_thread;
 }
 
+void tessera_mailbox_idle_stats(const TesseraMailbox *m,
+                                TesseraTermdetStats *stats)
+{
+    tessera_termdet_stats(m->td, stats);
+}
+
+uint64_t tessera_mailbox_idle_rtt(const TesseraMailbox *m)
+{
+    return tessera_termdet_rtt(m->td);
+}
+
+const TesseraTermdet *tessera_mailbox_termdet(const TesseraMailbox *m)
+{
+    return m->td;
+}
+
 /* ---- construction ------------------------------------------------------- */
 
 static bool config_ok(const TesseraMailboxConfig *cfg,
@@ -1080,6 +1247,10 @@ static bool config_ok(const TesseraMailboxConfig *cfg,
         TESSERA_SLOTS_PER_TILE / 2) {
         return false;
     }
+    if (cfg->idle_master != TESSERA_TERMDET_MASTER_ORIGIN &&
+        cfg->idle_master != TESSERA_TERMDET_MASTER_CENTRE) {
+        return false;
+    }
     return cfg->buffer_flits >= TESSERA_MAX_FLITS;
 }
 
@@ -1090,6 +1261,8 @@ TesseraMailbox *tessera_mailbox_new(const TesseraMailboxConfig *cfg,
     const TesseraShape *s;
     uint32_t i, boards, tiles_per_board;
     size_t slots;
+    TesseraTermdetConfig td_cfg;
+    TesseraTermdetHost td_host;
 
     if (cfg == NULL || !config_ok(cfg, host)) {
         return NULL;
@@ -1116,6 +1289,7 @@ TesseraMailbox *tessera_mailbox_new(const TesseraMailboxConfig *cfg,
     m->host_id = tessera_host_id(s);
     m->host_blocked_head = MBOX_NO_HART;
     m->host_blocked_tail = MBOX_NO_HART;
+    m->calling = MBOX_NO_HART;
     pool_init(&m->msgs, sizeof(MboxMsg));
     pool_init(&m->pendings, sizeof(MboxPending));
 
@@ -1128,9 +1302,15 @@ TesseraMailbox *tessera_mailbox_new(const TesseraMailboxConfig *cfg,
     m->links = calloc((size_t)m->grid_x * m->grid_y * LINKS_PER_TILE + 2,
                       sizeof(*m->links));
     m->boards = calloc(boards, sizeof(*m->boards));
+    td_cfg.shape = *s;
+    td_cfg.board_hop_cycles = cfg->board_hop_cycles;
+    td_cfg.master = cfg->idle_master;
+    td_host.opaque = m;
+    td_host.wake = idle_released;
+    m->td = tessera_termdet_new(&td_cfg, &td_host);
     if (m->threads == NULL || m->tiles == NULL || m->slot_state == NULL ||
         m->slot_next == NULL || m->slot_time == NULL || m->links == NULL ||
-        m->boards == NULL) {
+        m->boards == NULL || m->td == NULL) {
         tessera_mailbox_free(m);
         return NULL;
     }
@@ -1176,5 +1356,6 @@ void tessera_mailbox_free(TesseraMailbox *m)
     free(m->slot_time);
     free(m->links);
     free(m->boards);
+    tessera_termdet_free(m->td);
     free(m);
 }

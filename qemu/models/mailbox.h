@@ -31,6 +31,14 @@
  * call that sends it returns, whatever the receiver's clock says; the
  * receiver's clock then jumps to the arrival time (RECV, WAIT_UNTIL report
  * it in *resume_at). docs/mailbox.md describes the network and timing model.
+ *
+ * tinselIdle: WAIT_UNTIL with an idle bit (TESSERA_WAIT_IDLE, or
+ * TESSERA_WAIT_IDLE_VOTE to vote true) goes through the termination
+ * detector the model owns (termdet.h, docs/idle.md). The model feeds it
+ * every send, receive (free) and idle call, and runs its protocol steps
+ * after every call that may have changed something, so a release happens
+ * inside the call that completes termination. Sends from a board are held
+ * back while phase 2 has disabled them (SEND completes at *resume_at).
  */
 #ifndef TESSERA_MODELS_MAILBOX_H
 #define TESSERA_MODELS_MAILBOX_H
@@ -39,6 +47,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "termdet.h"
 #include "tessera/hw/regs.h"
 
 #ifdef __cplusplus
@@ -60,6 +69,9 @@ typedef struct TesseraMailboxConfig {
     uint32_t board_hop_cycles;  /* L: one hop between boards */
     uint32_t buffer_flits;      /* network buffering toward each mailbox,
                                  * >= TESSERA_MAX_FLITS */
+    /* Where the termination detector's master sits (QEMU: idle-master);
+     * 0 = TESSERA_TERMDET_MASTER_ORIGIN. */
+    TesseraTermdetMaster idle_master;
 } TesseraMailboxConfig;
 
 typedef struct TesseraMailboxHost {
@@ -99,9 +111,8 @@ typedef enum TesseraMailboxFault {
     TESSERA_FAULT_DOUBLE_FREE = 4,     /* slot already owned by hardware */
     TESSERA_FAULT_RECV_EMPTY = 5,      /* receive with nothing waiting */
     TESSERA_FAULT_SEND_BUSY = 6,       /* send while can-send is false */
-    TESSERA_FAULT_BAD_WAIT = 7,        /* wait-until with no condition, an
-                                        * unknown bit, or an idle bit (until
-                                        * termination detection exists) */
+    TESSERA_FAULT_BAD_WAIT = 7,        /* wait-until with no condition or
+                                        * an unknown bit */
 } TesseraMailboxFault;
 
 typedef struct TesseraMailbox TesseraMailbox;
@@ -111,8 +122,9 @@ typedef struct TesseraMailbox TesseraMailbox;
  * tile, core or thread extents not powers of two; ids, the host id
  * included, wider than 32 bits); fewer than 2 slots per thread (more than
  * TESSERA_SLOTS_PER_TILE / 2 threads per tile); buffer_flits below
- * TESSERA_MAX_FLITS; a host without scratchpad, wake or to_host. Running
- * out of memory later (message records) aborts. */
+ * TESSERA_MAX_FLITS; a host without scratchpad, wake or to_host; an
+ * unknown idle_master. Running out of memory later (message records)
+ * aborts. */
 TesseraMailbox *tessera_mailbox_new(const TesseraMailboxConfig *cfg,
                                     const TesseraMailboxHost *host);
 void tessera_mailbox_free(TesseraMailbox *m);
@@ -122,7 +134,20 @@ void tessera_mailbox_free(TesseraMailbox *m);
  * thread continues at; on BLOCKED, FAULT and UNKNOWN *result = 0 and
  * *resume_at = now. FAULT changes nothing but the thread's MBOX_FAULT.
  * UNKNOWN: csrno is not a mailbox CSR (or hart_index names no hart).
- * result, resume_at and fault may be NULL. */
+ * result, resume_at and fault may be NULL.
+ *
+ * WAIT_UNTIL with an idle bit (tinselIdle, docs/idle.md): if a message is
+ * available (can-recv is implied) or bit 0 is set and can-send holds, DONE
+ * at once with those of bits 0/1 (tinselIdle returns 0). Otherwise the
+ * thread enters idle, voting true if bit 3 is set, and BLOCKs. Issued again
+ * while blocked: released -> DONE with (1 << 2) | (every thread voted true
+ * << 3), plus the bits 0/1 that hold, and *resume_at the time the release
+ * reached its board; else a message available -> leaves idle, DONE as
+ * above; else BLOCKED again. The release is latched until the thread is
+ * given it, so issuing again is idempotent. Any other mailbox CSR, or a
+ * wait-until without idle bits, abandons the idle call (and a release not
+ * yet given). SEND and MCAST_SEND issued while phase 2 has disabled the
+ * board's sends complete when phase 3 re-enables them (*resume_at). */
 TesseraCsrResult tessera_mailbox_csr(TesseraMailbox *m, uint32_t hart_index,
                                      uint32_t csrno, uint32_t value,
                                      uint64_t now, uint32_t *result,
@@ -181,8 +206,18 @@ bool tessera_mailbox_can_recv(const TesseraMailbox *m, uint32_t hart_index);
 /* True if hart_index may send (can-send would be 1). */
 bool tessera_mailbox_can_send(const TesseraMailbox *m, uint32_t hart_index);
 /* Conditions (TESSERA_WAIT_*) hart_index is blocked on in WAIT_UNTIL, 0 if
- * it is not blocked; for diagnostics (e.g. deadlock reports). */
+ * it is not blocked; for diagnostics (e.g. deadlock reports). A thread in
+ * tinselIdle shows TESSERA_WAIT_CAN_RECV | TESSERA_WAIT_IDLE (and
+ * TESSERA_WAIT_IDLE_VOTE if it voted true). */
 uint32_t tessera_mailbox_waiting(const TesseraMailbox *m, uint32_t hart_index);
+
+/* Termination detection: round trips and detections so far (for
+ * benchmarks), the round trip in cycles, and the detector itself (for
+ * tests and diagnostics: read it, don't drive it). */
+void tessera_mailbox_idle_stats(const TesseraMailbox *m,
+                                TesseraTermdetStats *stats);
+uint64_t tessera_mailbox_idle_rtt(const TesseraMailbox *m);
+const TesseraTermdet *tessera_mailbox_termdet(const TesseraMailbox *m);
 
 /* Slots each thread owns (TESSERA_SLOTS_PER_TILE / threads per tile); its
  * first is its send slot. */

@@ -40,7 +40,8 @@ class Harness {
       : shape_(shape) {
     const uint32_t tiles = shape.boards_x * shape.boards_y * shape.tiles_x * shape.tiles_y;
     scratch_.assign(tiles, std::vector<uint8_t>(TESSERA_SCRATCH_SIZE, 0));
-    const TesseraMailboxConfig config{shape, tile_hop, board_hop, buffer_flits};
+    const TesseraMailboxConfig config{shape, tile_hop, board_hop, buffer_flits,
+                                      TESSERA_TERMDET_MASTER_ORIGIN};
     TesseraMailboxHost host{};
     host.opaque = this;
     host.scratchpad = [](void* self, uint32_t tile) {
@@ -182,7 +183,7 @@ TEST(MailboxConfig, RefusesWhatTheMachineCannotBe) {
   host.wake = [](void*, uint32_t) {};
   host.to_host = [](void*, uint32_t, const uint8_t*, uint32_t, uint64_t) { return true; };
   auto accepts = [&](const TesseraShape& shape, uint32_t buffer) {
-    const TesseraMailboxConfig config{shape, 4, 150, buffer};
+    const TesseraMailboxConfig config{shape, 4, 150, buffer, TESSERA_TERMDET_MASTER_ORIGIN};
     TesseraMailbox* m = tessera_mailbox_new(&config, &host);
     tessera_mailbox_free(m);
     return m != nullptr;
@@ -196,7 +197,7 @@ TEST(MailboxConfig, RefusesWhatTheMachineCannotBe) {
   EXPECT_FALSE(accepts({1, 1, 1, 1, 16, 64}, 64));  // 1,024: no receive slot left
   EXPECT_FALSE(accepts({65535, 65535, 64, 64, 16, 16}, 64));  // ids beyond 32 bits
 
-  const TesseraMailboxConfig config{kSmall, 4, 150, 64};
+  const TesseraMailboxConfig config{kSmall, 4, 150, 64, TESSERA_TERMDET_MASTER_ORIGIN};
   EXPECT_EQ(tessera_mailbox_new(&config, nullptr), nullptr);
   TesseraMailboxHost no_wake = host;
   no_wake.wake = nullptr;
@@ -664,9 +665,10 @@ TEST(MailboxFaults, SendWhileCanSendIsZeroIsSendBusy) {
   EXPECT_EQ(tessera_mailbox_thread_counts(h.model(), 0).sent, 1u);
 }
 
-TEST(MailboxFaults, WaitForNothingOrForIdleIsABadWait) {
+// The idle bits are tinselIdle (termdet, docs/idle.md; mailbox_idle_test.cc).
+TEST(MailboxFaults, WaitForNothingOrAnUnknownBitIsABadWait) {
   Harness h(kSmall);
-  for (const uint32_t bad : {0u, TESSERA_WAIT_IDLE, TESSERA_WAIT_IDLE_VOTE, 0b0110u, 0b1110u, 0x10u}) {
+  for (const uint32_t bad : {0u, 0x10u, 0x12u, 0b11110u, 0x80000000u}) {
     EXPECT_EQ(h.Fault(0, TESSERA_CSR_WAIT_UNTIL, bad), TESSERA_FAULT_BAD_WAIT) << bad;
   }
   EXPECT_EQ(tessera_mailbox_waiting(h.model(), 0), 0u);

@@ -16,8 +16,8 @@
 //    format constants (TinselLogBytesPerMsg, TinselMaxFlitsPerMsg, ...) are compile-time as on
 //    Tinsel. A mailbox is a tile here: "per mailbox" = "per tile".
 //  - tinselMulticast uses Tessera's MCAST CSRs instead of Tinsel's custom instruction.
-//  - tinselIdle faults (illegal-instruction trap, mailbox fault "bad wait condition") until
-//    termination detection exists; its wait-until carries the idle bits as on Tinsel.
+//  - tinselIdle is hardware termination detection as on Tinsel (docs/idle.md); the master's
+//    position is a machine option (idle-master=origin|centre).
 //  - A message is copied out of its slot when tinselSend returns: reusing the slot at once is
 //    safe here (portable programs still wait for tinselCanSend()).
 //  - Misuse (sending while tinselCanSend() is 0, receiving with nothing waiting, freeing a slot
@@ -185,8 +185,8 @@ inline void tinselWaitUntil(TinselWakeupCond cond) {
   (void)tessera::hal::csr_swap<TESSERA_CSR_WAIT_UNTIL>(static_cast<uint32_t>(cond));
 }
 
-// Sleeps until a message is waiting (returns 0) or the whole machine is idle (returns non-zero;
-// > 1 if every thread voted true). Faults until termination detection exists.
+// Sleeps until a message is waiting (returns 0) or every thread of the machine is in tinselIdle
+// with no message undelivered (returns 1, or 3 if every thread voted true). docs/idle.md.
 inline int tinselIdle(int vote) {
   const uint32_t cond = vote ? 0b1110u : 0b0110u;
   return static_cast<int>(tessera::hal::csr_swap<TESSERA_CSR_WAIT_UNTIL>(cond) >> 2);

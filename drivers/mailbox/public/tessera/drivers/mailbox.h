@@ -43,7 +43,7 @@ enum class MailboxFault : uint32_t {
   kDoubleFree = 4,      // slot already owned by hardware
   kRecvEmpty = 5,       // receive with nothing waiting
   kSendBusy = 6,        // send while can-send is 0
-  kBadWait = 7,         // wait-until with no condition or an idle bit
+  kBadWait = 7,         // wait-until with no condition or an unknown bit
 };
 
 // "double free", ...; "unknown fault" for a code outside the list.

@@ -63,6 +63,9 @@ struct MachineParams {
   // must not call back into the machine. Taken messages are recorded in
   // Machine::host_messages().
   std::function<bool(const HostMessage&)> host_sink;
+  // Where the termination detector's master sits (docs/idle.md; QEMU's
+  // idle-master=origin|centre).
+  TesseraTermdetMaster idle_master = TESSERA_TERMDET_MASTER_ORIGIN;
 
   // Deadlock detection: when every hart bound to a thread is blocked in a
   // mailbox wait and nothing has happened in the mailbox for deadlock_grace,
@@ -181,6 +184,12 @@ class Machine {
   TesseraMailboxCounts host_counts() const;
   // Uncontended modelled latency from one thread (or the host id) to another.
   uint64_t mailbox_latency(uint32_t src_id, uint32_t dest_id, uint32_t flits = 1) const;
+
+  // --- Termination detection, tinselIdle (docs/idle.md) ---------------------------------------
+  // Rounds, detections and round trips so far, and the modelled time of the latest detection.
+  TesseraTermdetStats idle_stats() const;
+  // One master<->boards round trip in cycles: 2 * board_hop_cycles * (hops to the farthest board).
+  uint64_t idle_round_trip() const;
 
   // Harts bound to a thread now, or about to be (run_on_harts); what
   // deadlock detection compares the blocked harts against.

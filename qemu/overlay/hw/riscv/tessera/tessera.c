@@ -513,6 +513,24 @@ static void tessera_set_hostlink(Object *obj, const char *value,
     s->hostlink = g_strdup(value);
 }
 
+static int tessera_get_idle_master(Object *obj, Error **errp)
+{
+    return TESSERA_MACHINE(obj)->idle_master;
+}
+
+static void tessera_set_idle_master(Object *obj, int value, Error **errp)
+{
+    TESSERA_MACHINE(obj)->idle_master = value;
+}
+
+static const QEnumLookup tessera_idle_master_lookup = {
+    .array = (const char *const[]) {
+        [TESSERA_TERMDET_MASTER_ORIGIN] = "origin",
+        [TESSERA_TERMDET_MASTER_CENTRE] = "centre",
+    },
+    .size = 2,
+};
+
 static void tessera_machine_instance_init(Object *obj)
 {
     TesseraMachineState *s = TESSERA_MACHINE(obj);
@@ -549,6 +567,13 @@ static void tessera_machine_class_init(ObjectClass *oc, void *data)
                                p->dflt);
         object_class_property_set_description(oc, p->name, desc);
     }
+    object_class_property_add_enum(oc, "idle-master", "TesseraIdleMaster",
+                                   &tessera_idle_master_lookup,
+                                   tessera_get_idle_master,
+                                   tessera_set_idle_master);
+    object_class_property_set_description(oc, "idle-master",
+        "where the termination detector's master sits: origin (a bridge "
+        "board one link from board 0,0) or centre (the centre board)");
     object_class_property_add_str(oc, "hostlink", tessera_get_hostlink,
                                   tessera_set_hostlink);
     object_class_property_set_description(oc, "hostlink",

@@ -257,6 +257,7 @@ static void tessera_mailbox_realize(DeviceState *dev, Error **errp)
         .tile_hop_cycles = m->tile_hop_cycles,
         .board_hop_cycles = m->board_hop_cycles,
         .buffer_flits = m->buffer_flits,
+        .idle_master = m->idle_master,
     };
     TesseraMailboxHost host = {
         .opaque = s,

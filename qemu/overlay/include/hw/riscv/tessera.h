@@ -13,6 +13,7 @@
 #include "chardev/char-fe.h"
 #include "target/riscv/cpu.h"
 #include "tessera/hw/regs.h"
+#include "termdet.h"
 
 #define TYPE_TESSERA_MACHINE MACHINE_TYPE_NAME("tessera")
 OBJECT_DECLARE_SIMPLE_TYPE(TesseraMachineState, TESSERA_MACHINE)
@@ -65,6 +66,7 @@ struct TesseraMachineState {
     uint32_t cpi;
     uint32_t buffer_flits;
     char *hostlink;          /* chardev id of the host link, or NULL */
+    int idle_master;         /* TesseraTermdetMaster */
 
     TesseraShape shape;
     uint32_t num_harts;

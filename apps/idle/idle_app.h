@@ -1,0 +1,93 @@
+// Shared by the idle (termination detection) test apps: each is built once per backend
+// (idle_<case>_hw, _clocktree, _safra; tessera_termination_app) and runs the same logic on the
+// backend tessera/termination/select.h picks.
+#pragma once
+
+#include <inttypes.h>
+#include <stdint.h>
+
+#include "tessera/drivers/sysinfo.h"
+#include "tessera/exit.h"
+#include "tessera/hal/csr.h"
+#include "tessera/hw/regs.h"
+#include "tessera/print.h"
+#include "tessera/termination/select.h"
+#include "tinsel.h"
+
+namespace idle_app {
+
+using Det = tessera::termination::Selected;
+
+// One flit: word 0 belongs to the detector.
+struct Msg {
+  uint32_t reserved;
+  uint32_t a;
+  uint32_t b;
+  uint32_t c;
+};
+
+// The modelled 64-bit cycle count (cycle and cycleh CSRs, read consistently).
+inline uint64_t cycles() {
+  for (;;) {
+    const uint32_t hi = tessera::hal::csr_read<TESSERA_CSR_CYCLEH>();
+    const uint32_t lo = tessera::hal::csr_read<TESSERA_CSR_CYCLE>();
+    if (tessera::hal::csr_read<TESSERA_CSR_CYCLEH>() == hi) {
+      return static_cast<uint64_t>(hi) << 32 | lo;
+    }
+  }
+}
+
+struct Machine {
+  TesseraShape shape;
+  uint32_t n;      // threads
+  uint32_t me;     // my dense index
+  uint32_t id;     // my thread id
+
+  Machine() {
+    const tessera::drivers::Sysinfo sysinfo;
+    shape = sysinfo.shape();
+    n = tessera_num_threads(&shape);
+    me = sysinfo.hart_index();
+    id = tinselId();
+  }
+  uint32_t boards() const { return shape.boards_x * shape.boards_y; }
+  uint32_t per_board() const { return tessera_threads_per_board(&shape); }
+  // Thread id of dense index i (the inverse of tessera_dense_index).
+  uint32_t thread_at(uint32_t i) const {
+    const uint32_t board = i / per_board();
+    const uint32_t board_field = (board / shape.boards_x) << tessera_log2_ceil(shape.boards_x) |
+                                 board % shape.boards_x;
+    return board_field << tessera_board_shift(&shape) | i % per_board();
+  }
+  uint32_t board_of(uint32_t i) const { return i / per_board(); }
+};
+
+inline void send_msg(Det& det, uint32_t dest, uint32_t a, uint32_t b, uint32_t c) {
+  volatile Msg* m = static_cast<volatile Msg*>(det.send_slot());
+  m->a = a;
+  m->b = b;
+  m->c = c;
+  det.send(dest, m, 1);
+}
+
+inline Msg recv_msg(Det& det) {
+  volatile Msg* m = static_cast<volatile Msg*>(det.recv());
+  const Msg got = {0, m->a, m->b, m->c};
+  det.free(m);
+  return got;
+}
+
+// Burns about `n` instructions (modelled cycles at cpi 1) without touching any device.
+inline void compute(uint32_t n) {
+  for (uint32_t i = 0; i < n / 2; i++) {
+    asm volatile("" ::: "memory");
+  }
+}
+
+[[noreturn]] inline void fail(const char* what, uint32_t a = 0, uint32_t b = 0) {
+  tessera::printf("FAIL idle (%s): thread 0x%" PRIx32 ": %s (%" PRIu32 ", %" PRIu32 ")\n",
+                  Det::kName, tinselId(), what, a, b);
+  tessera::exit(1);
+}
+
+}  // namespace idle_app

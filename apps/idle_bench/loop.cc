@@ -1,0 +1,52 @@
+// idle_loop_<n>: IDLE_LOOP_SYNCS tinselIdle(1) calls back to back on every thread, nothing
+// else; thread 0 prints the modelled cycles from its first release to its last:
+//
+//   idle_loop: threads <n> syncs <k> cycles <c> clock_mhz <f>
+//
+// (k = IDLE_LOOP_SYNCS - 1 synchronisations between the first release and the last).
+#include <inttypes.h>
+#include <stdint.h>
+
+#include "tessera/drivers/sysinfo.h"
+#include "tessera/hal/csr.h"
+#include "tessera/hw/regs.h"
+#include "tessera/print.h"
+#include "tinsel.h"
+
+namespace {
+uint64_t cycles() {
+  for (;;) {
+    const uint32_t hi = tessera::hal::csr_read<TESSERA_CSR_CYCLEH>();
+    const uint32_t lo = tessera::hal::csr_read<TESSERA_CSR_CYCLE>();
+    if (tessera::hal::csr_read<TESSERA_CSR_CYCLEH>() == hi) {
+      return static_cast<uint64_t>(hi) << 32 | lo;
+    }
+  }
+}
+}  // namespace
+
+int main() {
+  const tessera::drivers::Sysinfo sysinfo;
+  int bad = 0;
+  uint64_t first = 0;
+  for (uint32_t k = 0; k < IDLE_LOOP_SYNCS; k++) {
+    bad |= tinselIdle(1) != 3;
+    if (k == 0) {
+      first = cycles();
+    }
+  }
+  const uint64_t last = cycles();
+  if (bad) {
+    tessera::printf("FAIL idle_loop: thread 0x%" PRIx32 ": tinselIdle(1) returned something "
+                    "other than 3\n",
+                    tinselId());
+    return 1;
+  }
+  if (sysinfo.hart_index() == 0) {
+    tessera::printf("idle_loop: threads %" PRIu32 " syncs %" PRIu32 " cycles %" PRIu64
+                    " clock_mhz %" PRIu32 "\n",
+                    sysinfo.num_harts(), static_cast<uint32_t>(IDLE_LOOP_SYNCS - 1), last - first,
+                    sysinfo.clock_mhz());
+  }
+  return 0;
+}

@@ -1,0 +1,185 @@
+// The protocol-independent part of the software detectors (software.h).
+#include "tessera/termination/software.h"
+
+#include <inttypes.h>
+#include <stdint.h>
+
+#include "tessera/drivers/sysinfo.h"
+#include "tessera/exit.h"
+#include "tessera/print.h"
+#include "tessera/termination/detector.h"
+#include "tinsel.h"
+
+namespace tessera::termination {
+
+SoftwareCore::SoftwareCore()
+    : send_slot_(static_cast<volatile uint32_t*>(tinselSendSlot())), me_(tinselId()) {
+  const tessera::drivers::Sysinfo sysinfo;
+  const TesseraShape shape = sysinfo.shape();
+  index_ = sysinfo.hart_index();
+  threads_ = tessera_num_threads(&shape);
+  per_board_ = tessera_threads_per_board(&shape);
+  boards_ = shape.boards_x * shape.boards_y;
+  boards_x_ = shape.boards_x;
+  log_boards_x_ = tessera_log2_ceil(shape.boards_x);
+  board_shift_ = tessera_board_shift(&shape);
+}
+
+uint32_t SoftwareCore::thread_at(uint32_t dense_index) const {
+  const uint32_t board = dense_index / per_board_;
+  const uint32_t board_field = (board / boards_x_) << log_boards_x_ | board % boards_x_;
+  return board_field << board_shift_ | dense_index % per_board_;
+}
+
+void SoftwareCore::protocol_error(const char* what, uint32_t a, uint32_t b) const {
+  tessera::printf("FAIL termination: thread 0x%" PRIx32 " (index %" PRIu32
+                  "): %s (0x%" PRIx32 ", 0x%" PRIx32 ")\n",
+                  me_, index_, what, a, b);
+  tessera::exit(kProtocolErrorExit);
+}
+
+// ---- Receiving --------------------------------------------------------------------------------
+
+bool SoftwareCore::is_copy(const volatile void* msg) const {
+  const uintptr_t p = reinterpret_cast<uintptr_t>(msg);
+  const uintptr_t base = reinterpret_cast<uintptr_t>(&copies_[0][0]);
+  return p >= base && p < base + sizeof(copies_);
+}
+
+volatile uint32_t* SoftwareCore::poll() {
+  if (queue_size_ > 0) {
+    const uint32_t i = queue_[queue_head_];
+    queue_head_ = (queue_head_ + 1) % kCopies;
+    queue_size_--;
+    return copies_[i];
+  }
+  if (tinselCanRecv()) {
+    return static_cast<volatile uint32_t*>(tinselRecv());
+  }
+  return nullptr;
+}
+
+volatile uint32_t* SoftwareCore::wait_next() {
+  for (;;) {
+    volatile uint32_t* msg = poll();
+    if (msg != nullptr) {
+      return msg;
+    }
+    tinselWaitUntil(TINSEL_CAN_RECV);
+  }
+}
+
+void SoftwareCore::drop(volatile void* msg) {
+  if (is_copy(msg)) {
+    const uint32_t i = static_cast<uint32_t>(
+        (reinterpret_cast<uintptr_t>(msg) - reinterpret_cast<uintptr_t>(&copies_[0][0])) /
+        sizeof(copies_[0]));
+    copy_in_use_ &= ~(1u << i);
+  } else {
+    tinselFree(msg);
+  }
+}
+
+void SoftwareCore::free(volatile void* msg) {
+  drop(msg);
+}
+
+void SoftwareCore::accept_application(volatile uint32_t* msg) {
+  const uint32_t header = msg[0];
+  received_++;
+  black_ = true;
+  ready_ = msg;
+  const uint32_t mine = epoch_ & wire::kEpochMask;
+  const uint32_t theirs = wire::epoch(header);
+  if (theirs == mine) {
+    return;
+  }
+  // Sent by a thread already released from our current episode: it has terminated. Only a
+  // thread blocked in idle can see this (a terminated episode has every thread in idle).
+  if (theirs != ((mine + 1) & wire::kEpochMask) || !in_idle_ || wire::result(header) == 0) {
+    protocol_error("application message from an unexpected episode", header, epoch_);
+  }
+  release(static_cast<int>(wire::result(header)));
+}
+
+void SoftwareCore::release(int result) {
+  epoch_++;
+  last_result_ = result;
+  release_ = result;
+}
+
+// ---- Sending ----------------------------------------------------------------------------------
+
+bool SoftwareCore::keep_copy() {
+  if (copy_in_use_ == (1u << kCopies) - 1) {
+    return false;
+  }
+  uint32_t i = 0;
+  while (copy_in_use_ & (1u << i)) {
+    i++;
+  }
+  volatile uint32_t* msg = static_cast<volatile uint32_t*>(tinselRecv());
+  for (uint32_t k = 0; k < 16; k++) {
+    copies_[i][k] = msg[k];
+  }
+  tinselFree(msg);
+  copy_in_use_ |= 1u << i;
+  queue_[(queue_head_ + queue_size_) % kCopies] = static_cast<uint8_t>(i);
+  queue_size_++;
+  return true;
+}
+
+// Waits for can-send without ever refusing to receive: a thread stuck in a send while its own
+// receive slots fill up could complete a cycle of full mailboxes. Messages taken out here are
+// kept as copies, looked at later in arrival order.
+void SoftwareCore::wait_can_send() {
+  while (!tinselCanSend()) {
+    if (copy_in_use_ != (1u << kCopies) - 1) {
+      tinselWaitUntil(TINSEL_CAN_SEND | TINSEL_CAN_RECV);
+      if (!tinselCanSend() && tinselCanRecv()) {
+        (void)keep_copy();
+      }
+    } else {
+      tinselWaitUntil(TINSEL_CAN_SEND);
+    }
+  }
+}
+
+void SoftwareCore::send(uint32_t dest, volatile void* msg, uint32_t flits) {
+  wait_can_send();
+  volatile uint32_t* words = static_cast<volatile uint32_t*>(msg);
+  words[0] = wire::header(wire::kApp, epoch_, static_cast<uint32_t>(last_result_));
+  tinselSetLen(static_cast<int>(flits) - 1);
+  tinselSend(dest, msg);
+  sent_++;
+}
+
+void SoftwareCore::multicast(uint32_t mailbox, uint32_t mask_hi, uint32_t mask_lo,
+                             volatile void* msg, uint32_t flits) {
+  wait_can_send();
+  volatile uint32_t* words = static_cast<volatile uint32_t*>(msg);
+  words[0] = wire::header(wire::kApp, epoch_, static_cast<uint32_t>(last_result_));
+  tinselSetLen(static_cast<int>(flits) - 1);
+  tinselMulticast(mailbox, mask_hi, mask_lo, msg);
+  sent_ += static_cast<uint32_t>(__builtin_popcount(mask_hi) + __builtin_popcount(mask_lo));
+}
+
+void SoftwareCore::send_control(uint32_t dest, uint32_t w0, uint32_t w1, uint32_t w2,
+                                uint32_t w3) {
+  wait_can_send();
+  volatile uint32_t* slot = send_slot_;
+  const uint32_t saved[4] = {slot[0], slot[1], slot[2], slot[3]};
+  slot[0] = w0;
+  slot[1] = w1;
+  slot[2] = w2;
+  slot[3] = w3;
+  tinselSetLen(0);
+  tinselSend(dest, slot);
+  // The message was copied out when it was sent (docs/mailbox.md): the slot is free again.
+  slot[0] = saved[0];
+  slot[1] = saved[1];
+  slot[2] = saved[2];
+  slot[3] = saved[3];
+}
+
+}  // namespace tessera::termination
