@@ -164,6 +164,7 @@ void MailboxDevice::wait_for_wake(std::unique_lock<std::mutex>& lock, Hart& hart
       // Every running hart is here and nothing has moved for a whole grace
       // period: nobody is left to wake anybody.
       deadlocked_ = true;
+      deadlocked_harts_ = blocked_;  // each hart leaves blocked_ before it reports
       for (const uint32_t other : blocked_) {
         waiters_[other].cv.notify_one();
       }
@@ -183,8 +184,10 @@ void MailboxDevice::throw_deadlock(Hart& hart) const {
                        std::to_string(hart.index()) + ") and every other running hart are " +
                        "blocked in the mailbox and nothing changed for " +
                        std::to_string(deadlock_grace_.count()) + " ms. Waiting:";
-  std::vector<uint32_t> harts = blocked_;
-  harts.push_back(hart.index());
+  std::vector<uint32_t> harts = deadlocked_harts_;
+  if (std::find(harts.begin(), harts.end(), hart.index()) == harts.end()) {
+    harts.push_back(hart.index());
+  }
   std::sort(harts.begin(), harts.end());
   for (const uint32_t index : harts) {
     report += " hart " + hex32(machine_.hart_at(index).id()) + " for " +

@@ -83,6 +83,7 @@ class MailboxDevice final : public Device {
   TesseraMailbox* model_ = nullptr;
   std::vector<Waiter> waiters_;  // by hart index
   std::vector<uint32_t> blocked_;  // hart indices waiting in wait_for_wake
+  std::vector<uint32_t> deadlocked_harts_;  // blocked_ when the deadlock was declared
   uint64_t epoch_ = 0;             // counts everything that may change the model
   bool deadlocked_ = false;
   std::optional<int> ended_;
