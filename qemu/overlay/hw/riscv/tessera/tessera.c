@@ -331,8 +331,10 @@ static void tessera_create_harts(TesseraMachineState *s, uint64_t entry)
         object_initialize_child(tile_objs[board * tiles_per_board + tile],
                                 name, cpu, TYPE_RISCV_CPU_RV32I);
         dev = DEVICE(cpu);
-        /* Devices find a hart's dense index through its cpu_index; setting
-         * it also spares QEMU a linear search for a free index per hart. */
+        /*
+         * Devices find a hart's dense index through its cpu_index; setting
+         * it also spares QEMU a linear search for a free index per hart.
+         */
         CPU(cpu)->cpu_index = i;
         qdev_prop_set_uint64(dev, "resetvec", entry);
         qdev_prop_set_bit(dev, "m", true);

@@ -30,8 +30,10 @@ uint64_t tessera_time_now(uint32_t hart)
 {
     TesseraTime *t = tessera_time;
 
-    /* Account the running hart's current slice (exact at a CSR: TCG ends
-     * the translation block at every CSR access). */
+    /*
+     * Account the running hart's current slice (exact at a CSR: TCG ends
+     * the translation block at every CSR access).
+     */
     if (icount_enabled() && current_cpu &&
         current_cpu->cpu_index == (int)hart && current_cpu->neg.can_do_io) {
         icount_get_raw();

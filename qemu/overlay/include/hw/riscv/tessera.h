@@ -130,9 +130,11 @@ uint64_t tessera_time_now(uint32_t hart);
 void tessera_time_advance_to(uint32_t hart, uint64_t cycles);
 void tessera_time_init(TesseraTime *t, uint32_t num_harts, uint32_t cpi);
 
-/* Lets a hart that halted in a blocking CSR run again (it re-executes the
+/*
+ * Lets a hart that halted in a blocking CSR run again (it re-executes the
  * CSR); the kick is deferred to tessera_machine_kick_woken() so that waking
- * many harts costs one kick under round-robin TCG. Call with the BQL. */
+ * many harts costs one kick under round-robin TCG. Call with the BQL.
+ */
 void tessera_machine_wake(TesseraMachineState *s, uint32_t hart);
 void tessera_machine_kick_woken(TesseraMachineState *s);
 
