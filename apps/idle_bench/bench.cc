@@ -2,7 +2,9 @@
 // as it is released; no application messages), timed by thread 0 in modelled cycles.
 //
 // After kWarmup synchronisations thread 0 starts the clock; the run goes on until kBudget
-// modelled cycles have passed or kMaxSyncs synchronisations are done, whichever comes first:
+// modelled cycles have passed or max_syncs synchronisations are done, whichever comes first
+// (max_syncs = kThreadSyncs / threads, within kMinSyncs..kMaxSyncs: the simulator's host time
+// per synchronisation grows with the thread count, the modelled figure does not need many):
 // thread 0 votes false in the idle that ends the run, so every thread sees result 1 there and
 // stops (all others vote true). Thread 0 prints one line:
 //
@@ -26,7 +28,9 @@ namespace {
 using Det = tessera::termination::Selected;
 
 constexpr uint32_t kWarmup = 3;
+constexpr uint32_t kMinSyncs = 20;
 constexpr uint32_t kMaxSyncs = 500;
+constexpr uint32_t kThreadSyncs = 400000;
 constexpr uint64_t kBudget = 24000000;  // 0.1 s at 240 MHz
 
 uint64_t cycles() {
@@ -52,6 +56,8 @@ int main() {
   Det det;
   const tessera::drivers::Sysinfo sysinfo;
   const bool timer = sysinfo.hart_index() == 0;
+  uint32_t max_syncs = kThreadSyncs / sysinfo.num_harts();
+  max_syncs = max_syncs < kMinSyncs ? kMinSyncs : max_syncs > kMaxSyncs ? kMaxSyncs : max_syncs;
   for (uint32_t k = 0; k < kWarmup; k++) {
     const int r = det.idle(true);
     if (r != tessera::termination::kTerminatedAllVoted) {
@@ -63,7 +69,7 @@ int main() {
   uint32_t syncs = 0;
   for (;;) {
     syncs++;
-    const bool more = !timer || (syncs < kMaxSyncs && cycles() - start < kBudget);
+    const bool more = !timer || (syncs < max_syncs && cycles() - start < kBudget);
     const int r = det.idle(more);
     if (r == tessera::termination::kTerminated) {
       break;

@@ -28,9 +28,10 @@ trap 'rm -f "$out" "$err"' EXIT
 timeout --kill-after=10 "$timeout" "$@" >"$out" 2>"$err" </dev/null
 actual=$?
 
+command=("$@")
 fail() {
     echo "FAILED: $*" >&2
-    echo "--- command: $*" >&2
+    echo "--- command: ${command[*]}" >&2
     echo "--- stdout (last 20 lines):" >&2; tail -n 20 "$out" >&2
     echo "--- stderr (last 20 lines):" >&2; tail -n 20 "$err" >&2
     exit 1

@@ -63,7 +63,8 @@ static const TesseraProp tessera_props[] = {
     { "board-hop-cycles", TPROP(board_hop_cycles), 0, 1000000, false, 150,
       "modelled latency L of one inter-board link hop, in cycles" },
     { "dram-mib", TPROP(dram_mib), 8, 2047, false, 0,
-      "DRAM per board in MiB (0: just enough for the image and partitions)" },
+      "DRAM per board in MiB; 0 (the default) sizes it to fit the image "
+      "and the partitions" },
     { "partition-kib", TPROP(partition_kib), 4, 65536, true, 16,
       "stack and heap partition per hart in KiB (power of two)" },
     { "cpi", TPROP(cpi), 1, 1000, false, 1,
@@ -167,6 +168,12 @@ static bool tessera_check_config(TesseraMachineState *s, Error **errp)
                           s->tiles_y - 1, s->cores_per_tile - 1,
                           s->threads_per_core - 1 })) {
         error_setg(errp, "tessera: thread ids do not fit in 32 bits");
+        return false;
+    }
+    if (per_board > TESSERA_MSWI_STRIDE / 4) {
+        error_setg(errp, "tessera: %" PRIu64 " threads per board; at most %u "
+                   "(tiles-x * tiles-y * cores-per-tile * threads-per-core)",
+                   per_board, TESSERA_MSWI_STRIDE / 4);
         return false;
     }
     if (tessera_threads_per_tile(&s->shape) > TESSERA_SCRATCH_SIZE /
@@ -564,9 +571,11 @@ static void tessera_machine_class_init(ObjectClass *oc, void *data)
         object_class_property_add(oc, p->name, "uint32", tessera_get_prop,
                                   tessera_set_prop_and_smp, NULL,
                                   (void *)p);
-        desc = g_strdup_printf("%s; %" PRIu32 "..%" PRIu32 ", default %"
-                               PRIu32, p->description, p->min, p->max,
-                               p->dflt);
+        desc = p->dflt < p->min ?
+            g_strdup_printf("%s; 0 or %" PRIu32 "..%" PRIu32, p->description,
+                            p->min, p->max) :
+            g_strdup_printf("%s; %" PRIu32 "..%" PRIu32 ", default %" PRIu32,
+                            p->description, p->min, p->max, p->dflt);
         object_class_property_set_description(oc, p->name, desc);
     }
     object_class_property_add_enum(oc, "idle-master", "TesseraIdleMaster",

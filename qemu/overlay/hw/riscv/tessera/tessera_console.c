@@ -12,6 +12,9 @@
 #include "hw/qdev-properties.h"
 #include "hw/qdev-properties-system.h"
 #include "hw/riscv/tessera.h"
+#include "qemu/main-loop.h"
+#include "qemu/notify.h"
+#include "system/system.h"
 #include "console.h"
 #include "trace.h"
 
@@ -69,6 +72,48 @@ void tessera_console_flush_lines(TesseraConsoleState *s)
     tessera_console_flush_all(s->model);
 }
 
+/* However the run ends (exit device, a signal), no partial line is lost. */
+static void tessera_console_at_exit(Notifier *n, void *data)
+{
+    TesseraConsoleState *s = container_of(n, TesseraConsoleState, exit);
+
+    tessera_console_flush_all(s->model);
+}
+
+/*
+ * CSR 0x80f (Tinsel's emit): the low byte joins the hart's line, as a
+ * write to the TX register does.
+ */
+static TesseraConsoleState *tessera_console_for_emit;
+
+static RISCVException tessera_console_emit_predicate(CPURISCVState *env,
+                                                     int csrno)
+{
+    return RISCV_EXCP_NONE;
+}
+
+static RISCVException tessera_console_emit_op(CPURISCVState *env, int csrno,
+                                              target_ulong *ret_value,
+                                              target_ulong new_value,
+                                              target_ulong write_mask)
+{
+    if (ret_value) {
+        *ret_value = 0;
+    }
+    if (write_mask && !env->debugger) {
+        BQL_LOCK_GUARD();
+        tessera_console_put(tessera_console_for_emit->model,
+                            env_cpu(env)->cpu_index, new_value & 0xff);
+    }
+    return RISCV_EXCP_NONE;
+}
+
+static riscv_csr_operations tessera_console_emit_ops = {
+    .name = "tessera.emit",
+    .predicate = tessera_console_emit_predicate,
+    .op = tessera_console_emit_op,
+};
+
 static void tessera_console_realize(DeviceState *dev, Error **errp)
 {
     TesseraConsoleState *s = TESSERA_CONSOLE(dev);
@@ -82,12 +127,17 @@ static void tessera_console_realize(DeviceState *dev, Error **errp)
     memory_region_init_io(&s->mmio, OBJECT(dev), &tessera_console_ops, s,
                           TYPE_TESSERA_CONSOLE, TESSERA_CONSOLE_SIZE);
     sysbus_init_mmio(SYS_BUS_DEVICE(dev), &s->mmio);
+    s->exit.notify = tessera_console_at_exit;
+    qemu_add_exit_notifier(&s->exit);
+    tessera_console_for_emit = s;
+    riscv_set_csr_ops(TESSERA_CSR_EMIT, &tessera_console_emit_ops);
 }
 
 static void tessera_console_unrealize(DeviceState *dev)
 {
     TesseraConsoleState *s = TESSERA_CONSOLE(dev);
 
+    qemu_remove_exit_notifier(&s->exit);
     tessera_console_free(s->model);
     s->model = NULL;
 }

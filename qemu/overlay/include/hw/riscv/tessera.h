@@ -88,6 +88,7 @@ struct TesseraConsoleState {
     CharBackend chr;
     uint32_t num_harts;
     struct TesseraConsole *model;
+    Notifier exit;
 };
 
 /* Machine facts, per-hart partitions and the boot check-in register. */

@@ -1,0 +1,140 @@
+#!/usr/bin/env bash
+# ./tessera bench idle: idle synchronisation round trips per modelled second, hardware
+# (tinselIdle, master at the origin and at the centre) against the software baselines
+# (asynchronous clock tree, Safra's token ring; firmware/termination), and the tight tinselIdle
+# loop of the reference cluster (docs/idle.md, "Benchmark").
+#
+# Writes
+#   build/bench/idle.csv       boards_x,boards_y,threads,method,round_trips_per_s,estimate_per_s
+#   build/bench/idle.svg       round trips/s against boards, per method, with the estimate
+#   build/bench/idle-loop.csv  boards_x,boards_y,threads,syncs_per_s,host_s_per_sync
+# and prints a summary.
+#
+# Counting. Modelled figures come from thread 0's 64-bit cycle counter (CSRs 0xc00/0xc80) at the
+# modelled clock (240 MHz, L = 150). The hardware does 3 master<->boards round trips per
+# synchronisation (detect, release, re-enable): round trips = 3 x synchronisations. A software
+# round trip is one pass of the detection token through every thread and back to the master:
+# a wave of the clock tree (token down, acknowledgements up) or a lap of Safra's ring, as
+# counted by the master (Detector::round_trips()). Their release needs no round trip of its own:
+# it rides on the next wave (clock tree) or runs just ahead of the next lap (Safra). The
+# estimate 1/(2 L (x + y - 1)) is one hardware round trip with the master at the origin; for
+# the centre the same with the centre board's farthest hop count (empty when that is 0: one
+# board, no link to cross).
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+
+clock_mhz=240
+hop=150
+timing="clock-mhz=$clock_mhz,board-hop-cycles=$hop"
+small="tiles-x=2,tiles-y=2,cores-per-tile=1,threads-per-core=4"   # 16 threads per board
+reference="tiles-x=4,tiles-y=4,cores-per-tile=4,threads-per-core=16"  # 1,024 per board
+meshes="1x1 2x3 3x4 4x6 6x6 6x8"
+methods="hw-origin hw-centre sw-clocktree sw-safra"
+
+csv="$out_dir/idle.csv"
+loop_csv="$out_dir/idle-loop.csv"
+svg="$out_dir/idle.svg"
+rows="$out_dir/idle-rows.txt"   # the summary's extra columns (syncs/s, host s)
+echo "boards_x,boards_y,threads,method,round_trips_per_s,estimate_per_s" >"$csv"
+: >"$rows"
+
+# field <name> <line>: the value after "<name>" in an idle_bench/idle_loop line.
+field() { echo "$2" | awk -v k="$1" '{ for (i = 1; i < NF; i++) if ($i == k) { print $(i + 1); exit } }'; }
+
+# estimate <x> <y> <master>: one hardware round trip per modelled second, or empty.
+estimate() {
+    awk -v x="$1" -v y="$2" -v m="$3" -v l="$hop" -v f="$clock_mhz" 'BEGIN {
+        if (m == "origin") h = x + y - 1
+        else {
+            cx = int(x / 2); cy = int(y / 2)
+            h = (cx > x - 1 - cx ? cx : x - 1 - cx) + (cy > y - 1 - cy ? cy : y - 1 - cy)
+        }
+        if (h > 0) printf "%.1f", f * 1e6 / (2 * l * h)
+    }'
+}
+
+# measure <x> <y> <board shape> <method>: one idle_bench run, one CSV row.
+measure() {
+    local x=$1 y=$2 shape=$3 method=$4 app extra="" out line start end
+    case $method in
+    hw-origin) app=idle_bench_hw extra=",idle-master=origin" ;;
+    hw-centre) app=idle_bench_hw extra=",idle-master=centre" ;;
+    sw-clocktree) app=idle_bench_clocktree ;;
+    sw-safra) app=idle_bench_safra ;;
+    esac
+    start=$(date +%s.%N)
+    out=$(boot "$apps/$app.elf" "boards-x=$x,boards-y=$y,$shape,$timing$extra" 2>/dev/null) || {
+        echo "idle bench: $app on ${x}x$y boards failed:" >&2; echo "$out" | tail -n 5 >&2; exit 1; }
+    end=$(date +%s.%N)
+    line=$(echo "$out" | grep '^idle_bench:') || {
+        echo "idle bench: $app printed no result:" >&2; echo "$out" | tail -n 5 >&2; exit 1; }
+    local threads syncs cycles rts est rate syncs_per_s host
+    threads=$(field threads "$line") syncs=$(field syncs "$line")
+    cycles=$(field cycles "$line") rts=$(field round_trips "$line")
+    case $method in
+    hw-*) rts=$((3 * syncs)) est=$(estimate "$x" "$y" "${method#hw-}") ;;
+    *) est="" ;;
+    esac
+    rate=$(awk -v r="$rts" -v c="$cycles" -v f="$clock_mhz" 'BEGIN { printf "%.1f", r * f * 1e6 / c }')
+    syncs_per_s=$(awk -v s="$syncs" -v c="$cycles" -v f="$clock_mhz" 'BEGIN { printf "%.1f", s * f * 1e6 / c }')
+    host=$(echo "$end - $start" | bc -l | xargs printf '%.1f')
+    echo "$x,$y,$threads,$method,$rate,$est" >>"$csv"
+    echo "$x $y $threads $method $rate ${est:--} $syncs_per_s $syncs $cycles $host" >>"$rows"
+    printf '  %-5s %6s  %-13s %12s rt/s  %10s est  %10s syncs/s  (%s syncs, %s cycles, %s s host)\n' \
+        "${x}x$y" "$threads" "$method" "$rate" "${est:--}" "$syncs_per_s" "$syncs" "$cycles" "$host"
+}
+
+bench_start=$SECONDS
+echo "Round trips per modelled second, 16 threads per board (2x2 tiles x 1 core x 4 threads):"
+for mesh in $meshes; do
+    for method in $methods; do
+        measure "${mesh%x*}" "${mesh#*x}" "$small" "$method"
+    done
+done
+echo "Round trips per modelled second, 2x3 boards of the reference board (1,024 threads each):"
+for method in $methods; do
+    measure 2 3 "$reference" "$method"
+done
+
+echo "Tight tinselIdle loop, reference boards (idle_loop_20 and idle_loop_220; host time from the difference):"
+echo "boards_x,boards_y,threads,syncs_per_s,host_s_per_sync" >"$loop_csv"
+loop_row() {
+    local x=$1 y=$2 published=$3 t_short t_long out line threads syncs cycles sps hps
+    local machine="boards-x=$x,boards-y=$y,$reference,$timing"
+    t_short=$(host_seconds boot "$apps/idle_loop_20.elf" "$machine")
+    start=$(date +%s.%N)
+    out=$(boot "$apps/idle_loop_220.elf" "$machine" 2>/dev/null)
+    end=$(date +%s.%N)
+    t_long=$(echo "$end - $start" | bc -l)
+    line=$(echo "$out" | grep '^idle_loop:') || { echo "idle_loop printed no result:" >&2; echo "$out" | tail -n 5 >&2; exit 1; }
+    threads=$(field threads "$line") syncs=$(field syncs "$line") cycles=$(field cycles "$line")
+    sps=$(awk -v s="$syncs" -v c="$cycles" -v f="$clock_mhz" 'BEGIN { printf "%.1f", s * f * 1e6 / c }')
+    hps=$(awk -v a="$t_short" -v b="$t_long" 'BEGIN { printf "%.5f", (b - a) / 200 }')
+    echo "$x,$y,$threads,$sps,$hps" >>"$loop_csv"
+    printf '  %-5s %6s threads  %10s syncs/s modelled (reference hardware: %s)  %s host s/sync  (boot+20: %.1f s, boot+220: %.1f s)\n' \
+        "${x}x$y" "$threads" "$sps" "$published" "$hps" "$t_short" "$t_long"
+}
+loop_row 3 2 40000
+loop_row 3 4 26000
+
+/usr/bin/python3 "$(dirname "$0")/idle_plot.py" "$csv" "$svg"
+
+echo
+echo "Summary (modelled at $clock_mhz MHz, L = $hop; rt = round trips; hw counts 3 per synchronisation):"
+awk '
+{ key = $1 "x" $2 "/" $3; m[key, $4] = $5; e[key, $4] = $6; s[key, $4] = $7; if (!(key in seen)) { seen[key] = 1; order[++n] = key } }
+END {
+    printf "  %-11s %12s %12s %12s %12s %12s %12s %9s %9s\n", "boards/thr", "hw-origin", "estimate", "hw-centre", "estimate", "clocktree", "safra", "hw/ct", "hw/safra"
+    for (i = 1; i <= n; i++) {
+        k = order[i]
+        printf "  %-11s %12s %12s %12s %12s %12s %12s %9.2f %9.2f\n", k, m[k, "hw-origin"], e[k, "hw-origin"], m[k, "hw-centre"], e[k, "hw-centre"], m[k, "sw-clocktree"], m[k, "sw-safra"], m[k, "hw-origin"] / m[k, "sw-clocktree"], m[k, "hw-origin"] / m[k, "sw-safra"]
+    }
+    printf "  synchronisations per modelled second (ratios: hw-origin over software):\n"
+    printf "  %-11s %12s %12s %12s %12s %9s %9s\n", "boards/thr", "hw-origin", "hw-centre", "clocktree", "safra", "hw/ct", "hw/safra"
+    for (i = 1; i <= n; i++) {
+        k = order[i]
+        printf "  %-11s %12s %12s %12s %12s %9.2f %9.2f\n", k, s[k, "hw-origin"], s[k, "hw-centre"], s[k, "sw-clocktree"], s[k, "sw-safra"], s[k, "hw-origin"] / s[k, "sw-clocktree"], s[k, "hw-origin"] / s[k, "sw-safra"]
+    }
+}' "$rows"
+rm -f "$rows"
+echo "wrote $csv, $svg, $loop_csv ($((SECONDS - bench_start)) s)"
