@@ -43,14 +43,6 @@ uint32_t payload_word(uint32_t src, uint32_t seq, uint32_t k) {
   return (src * 0x01000193u) ^ (seq << 16) ^ (k * 0x5bd1e995u);
 }
 
-uint32_t thread_at(const TesseraShape& shape, uint32_t i) {
-  const uint32_t per_board = tessera_threads_per_board(&shape);
-  const uint32_t board = i / per_board;
-  const uint32_t board_field = (board / shape.boards_x) << tessera_log2_ceil(shape.boards_x) |
-                               board % shape.boards_x;
-  return board_field << tessera_board_shift(&shape) | i % per_board;
-}
-
 }  // namespace
 
 int main() {
@@ -90,7 +82,7 @@ int main() {
         slot[k] = payload_word(me, sent, k);
       }
       tinselSetLen(c.flits - 1);
-      tinselSend(thread_at(shape, c.dest_index), slot);
+      tinselSend(tessera_thread_at(&shape, c.dest_index), slot);
       sent++;
       progressed = true;
     }

@@ -19,15 +19,6 @@ struct Token {
   uint32_t unused[2];
 };
 
-// Thread id of dense index i: the inverse of tessera_dense_index.
-uint32_t thread_at(const TesseraShape& shape, uint32_t i) {
-  const uint32_t per_board = tessera_threads_per_board(&shape);
-  const uint32_t board = i / per_board;
-  const uint32_t board_field = (board / shape.boards_x) << tessera_log2_ceil(shape.boards_x) |
-                               board % shape.boards_x;
-  return board_field << tessera_board_shift(&shape) | i % per_board;
-}
-
 void pass_on(uint32_t next, uint32_t lap, uint32_t hops) {
   volatile Token* t = static_cast<volatile Token*>(tinselSendSlot());
   tinselWaitUntil(TINSEL_CAN_SEND);
@@ -52,7 +43,7 @@ int main() {
   const TesseraShape shape = sysinfo.shape();
   const uint32_t n = tessera_num_threads(&shape);
   const uint32_t me = sysinfo.hart_index();
-  const uint32_t next = thread_at(shape, (me + 1) % n);
+  const uint32_t next = tessera_thread_at(&shape, (me + 1) % n);
 
   if (n == 1) {
     tessera::printf("token ring: a single thread, nothing to pass\n");

@@ -149,31 +149,12 @@ int csr_of_instruction(uint32_t insn) {
   return static_cast<int>(insn >> 20);
 }
 
-bool is_mailbox_csr(int csr) {
-  switch (csr) {
-    case TESSERA_CSR_FREE:
-    case TESSERA_CSR_CAN_SEND:
-    case TESSERA_CSR_CAN_RECV:
-    case TESSERA_CSR_SEND_LEN:
-    case TESSERA_CSR_SEND_PTR:
-    case TESSERA_CSR_SEND:
-    case TESSERA_CSR_RECV:
-    case TESSERA_CSR_WAIT_UNTIL:
-    case TESSERA_CSR_MCAST_HI:
-    case TESSERA_CSR_MCAST_LO:
-    case TESSERA_CSR_MCAST_SEND:
-      return true;
-    default:
-      return false;
-  }
-}
-
 // After the main report, so that it is out even if reading MBOX_FAULT traps again.
 void report_mailbox_fault(const drivers::Console& console, uint32_t mepc) {
   // Instructions are 4-byte aligned words of the image (no compressed instructions).
   const uint32_t insn = *reinterpret_cast<const volatile uint32_t*>(static_cast<uintptr_t>(mepc));
   const int csr = csr_of_instruction(insn);
-  if (!is_mailbox_csr(csr)) {
+  if (!tessera_csr_is_mailbox(static_cast<uint32_t>(csr))) {
     return;
   }
   const uint32_t fault = hal::csr_read<TESSERA_CSR_MBOX_FAULT>();

@@ -895,27 +895,6 @@ static TesseraCsrResult csr_wait(TesseraMailbox *m, MboxThread *t,
     return TESSERA_CSR_DONE;
 }
 
-static bool is_mailbox_csr(uint32_t csrno)
-{
-    switch (csrno) {
-    case TESSERA_CSR_FREE:
-    case TESSERA_CSR_CAN_SEND:
-    case TESSERA_CSR_CAN_RECV:
-    case TESSERA_CSR_SEND_LEN:
-    case TESSERA_CSR_SEND_PTR:
-    case TESSERA_CSR_SEND:
-    case TESSERA_CSR_RECV:
-    case TESSERA_CSR_WAIT_UNTIL:
-    case TESSERA_CSR_MCAST_HI:
-    case TESSERA_CSR_MCAST_LO:
-    case TESSERA_CSR_MCAST_SEND:
-    case TESSERA_CSR_MBOX_FAULT:
-        return true;
-    default:
-        return false;
-    }
-}
-
 /* One mailbox CSR of thread t; *out and *at hold the result on DONE. */
 static TesseraCsrResult thread_csr(TesseraMailbox *m, MboxThread *t,
                                    uint32_t csrno, uint32_t value,
@@ -985,7 +964,7 @@ TesseraCsrResult tessera_mailbox_csr(TesseraMailbox *m, uint32_t hart_index,
     uint32_t out = 0;
     uint64_t at = now;
 
-    if (hart_index < m->num_harts && is_mailbox_csr(csrno)) {
+    if (hart_index < m->num_harts && tessera_csr_is_mailbox(csrno)) {
         MboxThread *t = &m->threads[hart_index];
 
         /* Whatever it waited for, a thread issuing a CSR is not waiting. */

@@ -34,6 +34,28 @@
 #define TESSERA_CSR_CYCLE       0xc00 /* read: modelled cycle count (low word)   */
 #define TESSERA_CSR_CYCLEH      0xc80 /* read: modelled cycle count (high word)  */
 
+/* True for the CSRs the mailbox implements. */
+static inline int tessera_csr_is_mailbox(uint32_t csr)
+{
+    switch (csr) {
+    case TESSERA_CSR_FREE:
+    case TESSERA_CSR_CAN_SEND:
+    case TESSERA_CSR_CAN_RECV:
+    case TESSERA_CSR_SEND_LEN:
+    case TESSERA_CSR_SEND_PTR:
+    case TESSERA_CSR_SEND:
+    case TESSERA_CSR_RECV:
+    case TESSERA_CSR_WAIT_UNTIL:
+    case TESSERA_CSR_MCAST_HI:
+    case TESSERA_CSR_MCAST_LO:
+    case TESSERA_CSR_MCAST_SEND:
+    case TESSERA_CSR_MBOX_FAULT:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 /* Wait-until condition bits (TESSERA_CSR_WAIT_UNTIL). */
 #define TESSERA_WAIT_CAN_SEND   (1u << 0)
 #define TESSERA_WAIT_CAN_RECV   (1u << 1)
@@ -210,6 +232,17 @@ static inline uint32_t tessera_dense_index(const TesseraShape *s, uint32_t id)
     uint32_t board = c.board_y * s->boards_x + c.board_x;
     uint32_t local = id & ((1u << tessera_board_shift(s)) - 1);
     return board * tessera_threads_per_board(s) + local;
+}
+
+/* Thread id of dense index i: the inverse of tessera_dense_index. */
+static inline uint32_t tessera_thread_at(const TesseraShape *s, uint32_t i)
+{
+    uint32_t per_board = tessera_threads_per_board(s);
+    uint32_t board = i / per_board;
+    uint32_t board_field = (board / s->boards_x)
+                               << tessera_log2_ceil(s->boards_x) |
+                           board % s->boards_x;
+    return board_field << tessera_board_shift(s) | i % per_board;
 }
 
 /* The host sits above every thread id: one more board row. */

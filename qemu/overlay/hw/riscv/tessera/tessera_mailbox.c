@@ -32,13 +32,6 @@
 
 static TesseraMailboxState *tessera_mbox;
 
-static const uint16_t tessera_mailbox_csrs[] = {
-    TESSERA_CSR_FREE, TESSERA_CSR_CAN_SEND, TESSERA_CSR_CAN_RECV,
-    TESSERA_CSR_SEND_LEN, TESSERA_CSR_SEND_PTR, TESSERA_CSR_SEND,
-    TESSERA_CSR_RECV, TESSERA_CSR_WAIT_UNTIL, TESSERA_CSR_MCAST_HI,
-    TESSERA_CSR_MCAST_LO, TESSERA_CSR_MCAST_SEND, TESSERA_CSR_MBOX_FAULT,
-};
-
 /* CSRs that only act when written (csrr of them reads 0 and does nothing) */
 static bool tessera_mailbox_csr_is_command(int csrno)
 {
@@ -282,8 +275,10 @@ static void tessera_mailbox_realize(DeviceState *dev, Error **errp)
                                  NULL, true);
     }
     tessera_mbox = s;
-    for (size_t i = 0; i < ARRAY_SIZE(tessera_mailbox_csrs); i++) {
-        riscv_set_csr_ops(tessera_mailbox_csrs[i], &tessera_mailbox_csr_ops);
+    for (uint32_t csr = 0; csr < CSR_TABLE_SIZE; csr++) {
+        if (tessera_csr_is_mailbox(csr)) {
+            riscv_set_csr_ops(csr, &tessera_mailbox_csr_ops);
+        }
     }
 }
 
