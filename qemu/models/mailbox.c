@@ -446,6 +446,10 @@ static uint64_t deliver(TesseraMailbox *m, MboxThread *t, uint32_t slot,
     m->slot_state[i] = SLOT_HW_FULL;
     m->slot_time[i] = max_u64(msg->arrival, not_before);
     slot_fifo_push(m, tile, &t->recv_head, &t->recv_tail, slot);
+    if (m->host.delivered) {
+        m->host.delivered(m->host.opaque, thread_hart(m, t), msg->src_id,
+                          msg->flits, m->slot_time[i]);
+    }
     wake(m, t, TESSERA_WAIT_CAN_RECV);
     return m->slot_time[i];
 }

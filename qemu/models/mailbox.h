@@ -92,6 +92,10 @@ typedef struct TesseraMailboxHost {
      * answered false) has room again; offer held messages again. Called
      * once per refusal at most; spurious calls are possible. */
     void (*inject_ready)(void *opaque);
+    /* Optional (may be NULL), for tracing: a message from src_thread_id
+     * was copied into a receive slot of hart_index, receivable at `time`. */
+    void (*delivered)(void *opaque, uint32_t hart_index,
+                      uint32_t src_thread_id, uint32_t flits, uint64_t time);
 } TesseraMailboxHost;
 
 typedef enum TesseraCsrResult {

@@ -96,23 +96,24 @@ for method in $methods; do
     measure 2 3 "$reference" "$method"
 done
 
-echo "Tight tinselIdle loop, reference boards (idle_loop_20 and idle_loop_220; host time from the difference):"
+echo "Tight tinselIdle loop, reference boards (host time between two console lines of one run):"
 echo "boards_x,boards_y,threads,syncs_per_s,host_s_per_sync" >"$loop_csv"
 loop_row() {
-    local x=$1 y=$2 published=$3 t_short t_long out line threads syncs cycles sps hps
-    local machine="boards-x=$x,boards-y=$y,$reference,$timing"
-    t_short=$(host_seconds boot "$apps/idle_loop_20.elf" "$machine")
-    start=$(date +%s.%N)
-    out=$(boot "$apps/idle_loop_220.elf" "$machine" 2>/dev/null)
-    end=$(date +%s.%N)
-    t_long=$(echo "$end - $start" | bc -l)
-    line=$(echo "$out" | grep '^idle_loop:') || { echo "idle_loop printed no result:" >&2; echo "$out" | tail -n 5 >&2; exit 1; }
+    local x=$1 y=$2 published=$3 stamped line t0 t1 threads syncs cycles sps hps
+    # Each line of the guest's output, prefixed with the host time it arrived.
+    stamped=$(boot "$apps/idle_loop.elf" "boards-x=$x,boards-y=$y,$reference,$timing" 2>/dev/null |
+        while IFS= read -r l; do echo "$(date +%s.%N) $l"; done)
+    t0=$(echo "$stamped" | awk '$2 == "idle_loop:" && $3 == "start" { print $1 }')
+    line=$(echo "$stamped" | grep ' idle_loop: threads ') || {
+        echo "idle_loop printed no result:" >&2; echo "$stamped" | tail -n 5 >&2; exit 1; }
+    t1=${line%% *}
+    line=${line#* }
     threads=$(field threads "$line") syncs=$(field syncs "$line") cycles=$(field cycles "$line")
     sps=$(awk -v s="$syncs" -v c="$cycles" -v f="$clock_mhz" 'BEGIN { printf "%.1f", s * f * 1e6 / c }')
-    hps=$(awk -v a="$t_short" -v b="$t_long" 'BEGIN { printf "%.5f", (b - a) / 200 }')
+    hps=$(awk -v a="$t0" -v b="$t1" -v s="$syncs" 'BEGIN { printf "%.5f", (b - a) / s }')
     echo "$x,$y,$threads,$sps,$hps" >>"$loop_csv"
-    printf '  %-5s %6s threads  %10s syncs/s modelled (reference hardware: %s)  %s host s/sync  (boot+20: %.1f s, boot+220: %.1f s)\n' \
-        "${x}x$y" "$threads" "$sps" "$published" "$hps" "$t_short" "$t_long"
+    printf '  %-5s %6s threads  %10s syncs/s modelled (reference hardware: %s)  %s host s/sync (%s syncs)\n' \
+        "${x}x$y" "$threads" "$sps" "$published" "$hps" "$syncs"
 }
 loop_row 3 2 40000
 loop_row 3 4 26000

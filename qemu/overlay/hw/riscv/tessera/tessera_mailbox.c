@@ -64,6 +64,13 @@ static void tessera_mailbox_wake(void *opaque, uint32_t hart)
     tessera_machine_wake(s->machine, hart);
 }
 
+static void tessera_mailbox_delivered(void *opaque, uint32_t hart,
+                                      uint32_t src, uint32_t flits,
+                                      uint64_t time)
+{
+    trace_tessera_mbox_deliver(src, hart, flits, time);
+}
+
 static bool tessera_mailbox_to_host(void *opaque, uint32_t src,
                                     const uint8_t *msg, uint32_t flits,
                                     uint64_t time)
@@ -148,12 +155,22 @@ static RISCVException tessera_mailbox_op(CPURISCVState *env, int csrno,
     case TESSERA_CSR_DONE:
         tessera_time_advance_to(hart, resume_at);
         trace_tessera_mbox_csr(hart, csrno, value, result, resume_at);
+        if (csrno == TESSERA_CSR_SEND) {
+            trace_tessera_mbox_send(hart, value, now, resume_at);
+        } else if (csrno == TESSERA_CSR_RECV) {
+            trace_tessera_mbox_receive(hart, result, resume_at);
+        } else if (csrno == TESSERA_CSR_CAN_SEND && result == 0) {
+            trace_tessera_mbox_backpressure(hart, now);
+        }
         if (ret_value) {
             *ret_value = result;
         }
         return RISCV_EXCP_NONE;
     case TESSERA_CSR_BLOCKED:
         trace_tessera_mbox_block(hart, csrno, value, now);
+        if (value & TESSERA_WAIT_CAN_SEND) {
+            trace_tessera_mbox_backpressure(hart, now);
+        }
         cs->halted = 1;
         return (RISCVException)EXCP_HLT;
     case TESSERA_CSR_FAULT:
@@ -257,6 +274,7 @@ static void tessera_mailbox_realize(DeviceState *dev, Error **errp)
         .scratchpad = tessera_mailbox_scratchpad,
         .wake = tessera_mailbox_wake,
         .to_host = tessera_mailbox_to_host,
+        .delivered = tessera_mailbox_delivered,
     };
 
     if (tessera_mbox) {
