@@ -53,12 +53,7 @@ struct Machine {
   uint32_t boards() const { return shape.boards_x * shape.boards_y; }
   uint32_t per_board() const { return tessera_threads_per_board(&shape); }
   // Thread id of dense index i (the inverse of tessera_dense_index).
-  uint32_t thread_at(uint32_t i) const {
-    const uint32_t board = i / per_board();
-    const uint32_t board_field = (board / shape.boards_x) << tessera_log2_ceil(shape.boards_x) |
-                                 board % shape.boards_x;
-    return board_field << tessera_board_shift(&shape) | i % per_board();
-  }
+  uint32_t thread_at(uint32_t i) const { return tessera_thread_at(&shape, i); }
   uint32_t board_of(uint32_t i) const { return i / per_board(); }
 };
 

@@ -15,20 +15,15 @@ namespace tessera::termination {
 SoftwareCore::SoftwareCore()
     : send_slot_(static_cast<volatile uint32_t*>(tinselSendSlot())), me_(tinselId()) {
   const tessera::drivers::Sysinfo sysinfo;
-  const TesseraShape shape = sysinfo.shape();
+  shape_ = sysinfo.shape();
   index_ = sysinfo.hart_index();
-  threads_ = tessera_num_threads(&shape);
-  per_board_ = tessera_threads_per_board(&shape);
-  boards_ = shape.boards_x * shape.boards_y;
-  boards_x_ = shape.boards_x;
-  log_boards_x_ = tessera_log2_ceil(shape.boards_x);
-  board_shift_ = tessera_board_shift(&shape);
+  threads_ = tessera_num_threads(&shape_);
+  per_board_ = tessera_threads_per_board(&shape_);
+  boards_ = shape_.boards_x * shape_.boards_y;
 }
 
 uint32_t SoftwareCore::thread_at(uint32_t dense_index) const {
-  const uint32_t board = dense_index / per_board_;
-  const uint32_t board_field = (board / boards_x_) << log_boards_x_ | board % boards_x_;
-  return board_field << board_shift_ | dense_index % per_board_;
+  return tessera_thread_at(&shape_, dense_index);
 }
 
 void SoftwareCore::protocol_error(const char* what, uint32_t a, uint32_t b) const {
@@ -124,6 +119,7 @@ bool SoftwareCore::keep_copy() {
   }
   tinselFree(msg);
   copy_in_use_ |= 1u << i;
+  copies_kept_++;
   queue_[(queue_head_ + queue_size_) % kCopies] = static_cast<uint8_t>(i);
   queue_size_++;
   return true;

@@ -27,10 +27,9 @@
 //    but portable programs keep it reserved.
 //  - Messages to or from the host id are not seen by the software detectors (the hardware does
 //    count the host link); don't mix host traffic with software termination detection.
-//  - Fill the send slot after the last detector call that may wait (the software detectors
-//    save and restore the first flit of the send slot around their own control messages, so
-//    a prepared message survives can_recv(), recv() and idle(); multi-flit payloads are
-//    preserved too because control messages are one flit).
+//  - The send slot stays the program's: the software detectors send their (one-flit) control
+//    messages from it too, but save and restore its first flit around each, so a message
+//    prepared there survives can_recv(), recv(), idle() and send().
 #pragma once
 
 #include <stdint.h>

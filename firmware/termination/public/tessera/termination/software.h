@@ -69,11 +69,13 @@ class SoftwareCore {
   uint32_t episode() const { return epoch_; }
   uint32_t sent() const { return sent_; }
   uint32_t received() const { return received_; }
+  // Messages taken out of the mailbox into copies while waiting for can-send.
+  uint32_t copies_kept() const { return copies_kept_; }
 
  protected:
   SoftwareCore();
 
-  // Dense index <-> thread id, and the machine's size.
+  // Thread id of a dense index, and the machine's size.
   uint32_t thread_at(uint32_t dense_index) const;
   uint32_t index() const { return index_; }
   uint32_t threads() const { return threads_; }
@@ -81,15 +83,15 @@ class SoftwareCore {
   uint32_t boards() const { return boards_; }
 
   // The next message nobody has looked at yet: a kept copy first, then the mailbox. Null if
-  // there is none (poll) / waits for one (wait_next).
+  // there is none (poll) / waits for one (wait_next). Software<P>::look_at then hands a control
+  // message to the protocol and drops it, and an application message to accept_application.
   volatile uint32_t* poll();
   volatile uint32_t* wait_next();
-  // Looks at a message from poll/wait_next: an application message is counted and becomes
-  // ready_ (or ends the current episode first, see above); a control message goes to the
-  // protocol's on_control and is freed. Defined in Software<P>.
   // Gives a message's slot back (or drops the copy).
   void drop(volatile void* msg);
-  // An application message has been taken out of the mailbox (or out of a copy).
+  // An application message has been taken out of the mailbox (or out of a copy): it is counted,
+  // blackens this thread and becomes ready_; one from the next episode first ends the current
+  // one (see above).
   void accept_application(volatile uint32_t* msg);
 
   // A one-flit control message, sent from the send slot, whose first flit is kept as it was.
@@ -131,13 +133,12 @@ class SoftwareCore {
   uint32_t threads_;
   uint32_t per_board_;
   uint32_t boards_;
-  uint32_t boards_x_;
-  uint32_t log_boards_x_;
-  uint32_t board_shift_;
+  TesseraShape shape_;
 
   // Copies, in arrival order: queue_ holds indices into copies_ of copies nobody has looked at.
   uint32_t copies_[kCopies][16];
   uint32_t copy_in_use_ = 0;  // bit i: copies_[i] holds a message (queued or handed out)
+  uint32_t copies_kept_ = 0;
   uint8_t queue_[kCopies];
   uint32_t queue_head_ = 0;
   uint32_t queue_size_ = 0;
