@@ -9,6 +9,7 @@
 #include "tessera/drivers/sysinfo.h"
 #include "tessera/exit.h"
 #include "tessera/hal/csr.h"
+#include "tessera/hal/cycles.h"
 #include "tessera/hw/regs.h"
 #include "tessera/print.h"
 #include "tessera/termination/select.h"
@@ -26,16 +27,7 @@ struct Msg {
   uint32_t c;
 };
 
-// The modelled 64-bit cycle count (cycle and cycleh CSRs, read consistently).
-inline uint64_t cycles() {
-  for (;;) {
-    const uint32_t hi = tessera::hal::csr_read<TESSERA_CSR_CYCLEH>();
-    const uint32_t lo = tessera::hal::csr_read<TESSERA_CSR_CYCLE>();
-    if (tessera::hal::csr_read<TESSERA_CSR_CYCLEH>() == hi) {
-      return static_cast<uint64_t>(hi) << 32 | lo;
-    }
-  }
-}
+inline uint64_t cycles() { return tessera::hal::cycle_count(); }
 
 struct Machine {
   TesseraShape shape;

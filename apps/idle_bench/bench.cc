@@ -18,6 +18,7 @@
 #include "tessera/drivers/sysinfo.h"
 #include "tessera/exit.h"
 #include "tessera/hal/csr.h"
+#include "tessera/hal/cycles.h"
 #include "tessera/hw/regs.h"
 #include "tessera/print.h"
 #include "tessera/termination/select.h"
@@ -33,15 +34,7 @@ constexpr uint32_t kMaxSyncs = 500;
 constexpr uint32_t kThreadSyncs = 400000;
 constexpr uint64_t kBudget = 24000000;  // 0.1 s at 240 MHz
 
-uint64_t cycles() {
-  for (;;) {
-    const uint32_t hi = tessera::hal::csr_read<TESSERA_CSR_CYCLEH>();
-    const uint32_t lo = tessera::hal::csr_read<TESSERA_CSR_CYCLE>();
-    if (tessera::hal::csr_read<TESSERA_CSR_CYCLEH>() == hi) {
-      return static_cast<uint64_t>(hi) << 32 | lo;
-    }
-  }
-}
+uint64_t cycles() { return tessera::hal::cycle_count(); }
 
 [[noreturn]] void fail(const char* what, int r, uint32_t k) {
   tessera::printf("FAIL idle_bench (%s): thread 0x%" PRIx32 ": %s (result %d, sync %" PRIu32

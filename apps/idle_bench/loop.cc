@@ -12,20 +12,13 @@
 
 #include "tessera/drivers/sysinfo.h"
 #include "tessera/hal/csr.h"
+#include "tessera/hal/cycles.h"
 #include "tessera/hw/regs.h"
 #include "tessera/print.h"
 #include "tinsel.h"
 
 namespace {
-uint64_t cycles() {
-  for (;;) {
-    const uint32_t hi = tessera::hal::csr_read<TESSERA_CSR_CYCLEH>();
-    const uint32_t lo = tessera::hal::csr_read<TESSERA_CSR_CYCLE>();
-    if (tessera::hal::csr_read<TESSERA_CSR_CYCLEH>() == hi) {
-      return static_cast<uint64_t>(hi) << 32 | lo;
-    }
-  }
-}
+uint64_t cycles() { return tessera::hal::cycle_count(); }
 }  // namespace
 
 int main() {
