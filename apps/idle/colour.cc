@@ -76,22 +76,14 @@ int main() {
       fail("expected release with every vote true", static_cast<uint32_t>(r));
     }
     if (m.me != ro.a) {
-      send_msg(det, m.thread_at(ro.a), m.me, static_cast<uint32_t>(released),
-               static_cast<uint32_t>(released >> 32));
+      report_release(det, m.thread_at(ro.a), m.me, released);
     } else {
       if (a_entered == 0) {
         fail("thread A was never woken by B's message", round);
       }
-      uint64_t first = UINT64_MAX;
-      uint32_t first_thread = 0;
-      for (uint32_t i = 0; i + 1 < m.n; i++) {
-        const Msg got = recv_msg(det);
-        const uint64_t at = static_cast<uint64_t>(got.c) << 32 | got.b;
-        if (at < first) {
-          first = at;
-          first_thread = got.a;
-        }
-      }
+      const FirstRelease earliest = first_release(det, m.n - 1);
+      const uint64_t first = earliest.cycle;
+      const uint32_t first_thread = earliest.thread;
       if (first < a_entered) {
         fail("a thread was released while thread A was busy", first_thread,
              static_cast<uint32_t>(a_entered - first));

@@ -64,6 +64,29 @@ inline Msg recv_msg(Det& det) {
   return got;
 }
 
+// Release reports: every other thread sends {its index, release cycle (low, high)} to one
+// thread, which takes `count` of them and learns who was released first, and when.
+inline void report_release(Det& det, uint32_t dest, uint32_t me, uint64_t released) {
+  send_msg(det, dest, me, static_cast<uint32_t>(released), static_cast<uint32_t>(released >> 32));
+}
+
+struct FirstRelease {
+  uint64_t cycle = UINT64_MAX;
+  uint32_t thread = 0;
+};
+
+inline FirstRelease first_release(Det& det, uint32_t count) {
+  FirstRelease first;
+  for (uint32_t i = 0; i < count; i++) {
+    const Msg got = recv_msg(det);
+    const uint64_t at = static_cast<uint64_t>(got.c) << 32 | got.b;
+    if (at < first.cycle) {
+      first = {at, got.a};
+    }
+  }
+  return first;
+}
+
 // Burns about `n` instructions (modelled cycles at cpi 1) without touching any device.
 inline void compute(uint32_t n) {
   for (uint32_t i = 0; i < n / 2; i++) {

@@ -34,19 +34,11 @@ int main() {
       fail("expected release with every vote true", static_cast<uint32_t>(r), round);
     }
     if (m.me != s) {
-      send_msg(det, m.thread_at(s), m.me, static_cast<uint32_t>(released),
-               static_cast<uint32_t>(released >> 32));
+      report_release(det, m.thread_at(s), m.me, released);
     } else {
-      uint64_t first = UINT64_MAX;
-      uint32_t first_thread = 0;
-      for (uint32_t i = 0; i + 1 < m.n; i++) {
-        const Msg got = recv_msg(det);
-        const uint64_t at = static_cast<uint64_t>(got.c) << 32 | got.b;
-        if (at < first) {
-          first = at;
-          first_thread = got.a;
-        }
-      }
+      const FirstRelease earliest = first_release(det, m.n - 1);
+      const uint64_t first = earliest.cycle;
+      const uint32_t first_thread = earliest.thread;
       if (m.n > 1 && first < entered) {
         fail("a thread was released before the straggler called idle", first_thread,
              static_cast<uint32_t>(entered - first));

@@ -144,6 +144,11 @@ void tessera_machine_kick_woken(TesseraMachineState *s)
     }
 }
 
+RISCVException tessera_csr_present(CPURISCVState *env, int csrno)
+{
+    return RISCV_EXCP_NONE;
+}
+
 int tessera_current_hart_index(void)
 {
     return current_cpu ? current_cpu->cpu_index : -1;

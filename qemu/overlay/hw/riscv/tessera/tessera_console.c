@@ -86,12 +86,6 @@ static void tessera_console_at_exit(Notifier *n, void *data)
  */
 static TesseraConsoleState *tessera_console_for_emit;
 
-static RISCVException tessera_console_emit_predicate(CPURISCVState *env,
-                                                     int csrno)
-{
-    return RISCV_EXCP_NONE;
-}
-
 static RISCVException tessera_console_emit_op(CPURISCVState *env, int csrno,
                                               target_ulong *ret_value,
                                               target_ulong new_value,
@@ -110,7 +104,7 @@ static RISCVException tessera_console_emit_op(CPURISCVState *env, int csrno,
 
 static riscv_csr_operations tessera_console_emit_ops = {
     .name = "tessera.emit",
-    .predicate = tessera_console_emit_predicate,
+    .predicate = tessera_csr_present,
     .op = tessera_console_emit_op,
 };
 

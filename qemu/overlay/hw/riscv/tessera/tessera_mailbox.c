@@ -113,12 +113,6 @@ static void tessera_mailbox_retry_inject(TesseraMailboxState *s)
     }
 }
 
-static RISCVException tessera_mailbox_predicate(CPURISCVState *env,
-                                                int csrno)
-{
-    return RISCV_EXCP_NONE;
-}
-
 static RISCVException tessera_mailbox_op(CPURISCVState *env, int csrno,
                                          target_ulong *ret_value,
                                          target_ulong new_value,
@@ -188,7 +182,7 @@ static RISCVException tessera_mailbox_op(CPURISCVState *env, int csrno,
 
 static riscv_csr_operations tessera_mailbox_csr_ops = {
     .name = "tessera.mailbox",
-    .predicate = tessera_mailbox_predicate,
+    .predicate = tessera_csr_present,
     .op = tessera_mailbox_op,
 };
 

@@ -51,11 +51,6 @@ void tessera_time_advance_to(uint32_t hart, uint64_t cycles)
     }
 }
 
-static RISCVException tessera_time_predicate(CPURISCVState *env, int csrno)
-{
-    return RISCV_EXCP_NONE;
-}
-
 static RISCVException tessera_time_read(CPURISCVState *env, int csrno,
                                         target_ulong *value)
 {
@@ -67,13 +62,13 @@ static RISCVException tessera_time_read(CPURISCVState *env, int csrno,
 
 static riscv_csr_operations tessera_cycle_ops = {
     .name = "tessera.cycle",
-    .predicate = tessera_time_predicate,
+    .predicate = tessera_csr_present,
     .read = tessera_time_read,
 };
 
 static riscv_csr_operations tessera_cycleh_ops = {
     .name = "tessera.cycleh",
-    .predicate = tessera_time_predicate,
+    .predicate = tessera_csr_present,
     .read = tessera_time_read,
 };
 

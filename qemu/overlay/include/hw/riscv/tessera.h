@@ -125,6 +125,9 @@ struct TesseraMailboxState {
     bool rx_held;            /* a whole frame waits for network room */
 };
 
+/* CSR predicate of every Tessera CSR: present for every hart, any mode. */
+RISCVException tessera_csr_present(CPURISCVState *env, int csrno);
+
 /* Modelled cycle count of a hart; exact for the running hart at a CSR. */
 uint64_t tessera_time_now(uint32_t hart);
 /* Moves a hart's clock forward to `cycles` (a wait that ended then). */
