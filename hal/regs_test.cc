@@ -16,17 +16,7 @@ bool operator==(const TesseraCoords& a, const TesseraCoords& b) {
          a.tile_y == b.tile_y && a.core == b.core && a.thread == b.thread;
 }
 
-std::vector<TesseraCoords> AllCoords(const TesseraShape& s) {
-  std::vector<TesseraCoords> all;
-  TesseraCoords c{};
-  for (c.board_y = 0; c.board_y < s.boards_y; c.board_y++)
-    for (c.board_x = 0; c.board_x < s.boards_x; c.board_x++)
-      for (c.tile_y = 0; c.tile_y < s.tiles_y; c.tile_y++)
-        for (c.tile_x = 0; c.tile_x < s.tiles_x; c.tile_x++)
-          for (c.core = 0; c.core < s.cores_per_tile; c.core++)
-            for (c.thread = 0; c.thread < s.threads_per_core; c.thread++) all.push_back(c);
-  return all;
-}
+using tessera::testing::AllCoords;
 
 TEST(RegsLog2Ceil, RoundsUp) {
   EXPECT_EQ(tessera_log2_ceil(1), 0u);
@@ -74,6 +64,14 @@ TEST_P(RegsShapeTest, DenseIndexIsABijectionOntoZeroToN) {
   }
   for (uint32_t i = 0; i < n; i++) {
     EXPECT_EQ(seen[i], 1) << "dense index " << i;
+  }
+}
+
+TEST_P(RegsShapeTest, ThreadAtInvertsTheDenseIndex) {
+  const TesseraShape s = GetParam();
+  for (const TesseraCoords& c : AllCoords(s)) {
+    const uint32_t id = tessera_thread_id(&s, &c);
+    EXPECT_EQ(tessera_thread_at(&s, tessera_dense_index(&s, id)), id);
   }
 }
 

@@ -66,15 +66,7 @@ class Rig {
   uint32_t Hops(uint32_t hart) const {
     return tessera_termdet_hops(tessera_mailbox_termdet(model_), Board(hart));
   }
-  uint32_t Id(uint32_t hart) const {
-    for (uint32_t id = 0; id < tessera_host_id(&shape_); id++) {
-      if (tessera_thread_exists(&shape_, id) && tessera_dense_index(&shape_, id) == hart) {
-        return id;
-      }
-    }
-    ADD_FAILURE() << "no hart " << hart;
-    return 0;
-  }
+  uint32_t Id(uint32_t hart) const { return tessera_thread_at(&shape_, hart); }
   uint32_t SlotsPerThread() const {
     return TESSERA_SLOTS_PER_TILE / tessera_threads_per_tile(&shape_);
   }

@@ -69,15 +69,7 @@ class Harness {
   TesseraMailbox* model() const { return model_; }
   const TesseraShape& shape() const { return shape_; }
 
-  uint32_t Id(uint32_t hart) const {
-    for (uint32_t id = 0; id < tessera_host_id(&shape_); id++) {
-      if (tessera_thread_exists(&shape_, id) && tessera_dense_index(&shape_, id) == hart) {
-        return id;
-      }
-    }
-    ADD_FAILURE() << "no hart " << hart;
-    return 0;
-  }
+  uint32_t Id(uint32_t hart) const { return tessera_thread_at(&shape_, hart); }
   uint32_t Hart(const TesseraCoords& c) const {
     return tessera_dense_index(&shape_, tessera_thread_id(&shape_, &c));
   }

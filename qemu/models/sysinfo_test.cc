@@ -19,19 +19,7 @@ TesseraSysinfoConfig ConfigFor(const TesseraShape& shape) {
   return TesseraSysinfoConfig{shape, 250, kDramSize, kPartitionSize};
 }
 
-// Every thread id of the shape, built field by field.
-std::vector<uint32_t> AllThreadIds(const TesseraShape& s) {
-  std::vector<uint32_t> ids;
-  TesseraCoords c{};
-  for (c.board_y = 0; c.board_y < s.boards_y; c.board_y++)
-    for (c.board_x = 0; c.board_x < s.boards_x; c.board_x++)
-      for (c.tile_y = 0; c.tile_y < s.tiles_y; c.tile_y++)
-        for (c.tile_x = 0; c.tile_x < s.tiles_x; c.tile_x++)
-          for (c.core = 0; c.core < s.cores_per_tile; c.core++)
-            for (c.thread = 0; c.thread < s.threads_per_core; c.thread++)
-              ids.push_back(tessera_thread_id(&s, &c));
-  return ids;
-}
+using tessera::testing::AllThreadIds;
 
 class Sysinfo {
  public:
