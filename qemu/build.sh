@@ -9,14 +9,33 @@
 # inputs, so a second build of the same inputs is free and an overlay change
 # rebuilds only what it touches.
 #
-# Usage: qemu/build.sh [LINK_DIR]   (default LINK_DIR: build/qemu)
+# Usage: qemu/build.sh [--sanitize] [LINK_DIR]
+#   default:     the normal build, linked from LINK_DIR (default build/qemu)
+#   --sanitize:  the same QEMU with AddressSanitizer and UBSan, built in its
+#                own build directory of the same source tree and cached
+#                beside the normal one (LINK_DIR default build/qemu-asan)
 # Prints the path of the binary on its last line.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(dirname "$here")
 cache=${TESSERA_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/tessera}
-link_dir=${1:-$repo/build/qemu}
+variant=normal
+if [ "${1:-}" = "--sanitize" ]; then
+    variant=asan
+    shift
+fi
+if [ "$variant" = asan ]; then
+    link_dir=${1:-$repo/build/qemu-asan}
+    build_subdir=build-asan
+    variant_flags=(--enable-asan --enable-ubsan)
+    key_suffix=-asan
+else
+    link_dir=${1:-$repo/build/qemu}
+    build_subdir=build
+    variant_flags=()
+    key_suffix=
+fi
 jobs=${TESSERA_JOBS:-2}
 
 say() { echo "qemu/build.sh: $*" >&2; }
@@ -33,7 +52,7 @@ inputs_hash() {
         sort -z | xargs -0 sha256sum) | sha256sum | cut -c1-16
 }
 
-key=$(inputs_hash)
+key=$(inputs_hash)$key_suffix
 bin="$cache/bin/$key/qemu-system-riscv32"
 
 link_binary() {
@@ -142,22 +161,24 @@ done
 sync_file "$repo/hal/include/tessera/hw/regs.h" \
     "$tree/hw/riscv/tessera/include/tessera/hw/regs.h"
 
-if [ ! -f "$tree/build/build.ninja" ]; then
-    say "configuring QEMU $version (riscv32-softmmu only)"
-    mkdir -p "$tree/build"
-    (cd "$tree/build" && ../configure \
+build_dir="$tree/$build_subdir"
+if [ ! -f "$build_dir/build.ninja" ]; then
+    say "configuring QEMU $version (riscv32-softmmu only, $variant build)"
+    mkdir -p "$build_dir"
+    (cd "$build_dir" && ../configure \
         --target-list=riscv32-softmmu \
         --without-default-features --without-default-devices \
         --with-devices-riscv32=tessera \
         --disable-install-blobs --disable-docs --enable-fdt=system \
-        --python=/usr/bin/python3 >&2) || die "QEMU configure failed"
+        --python=/usr/bin/python3 "${variant_flags[@]}" >&2) ||
+        die "QEMU configure failed"
 fi
 
-say "building qemu-system-riscv32 (QEMU $version, inputs $key)"
-nice ninja -C "$tree/build" -j "$jobs" qemu-system-riscv32 >&2 ||
+say "building qemu-system-riscv32 (QEMU $version, $variant build, inputs $key)"
+nice ninja -C "$build_dir" -j "$jobs" qemu-system-riscv32 >&2 ||
     die "QEMU build failed"
 
 mkdir -p "$(dirname "$bin")"
-cp "$tree/build/qemu-system-riscv32" "$bin.tmp"
+cp "$build_dir/qemu-system-riscv32" "$bin.tmp"
 mv "$bin.tmp" "$bin"
 link_binary

@@ -846,8 +846,8 @@ TEST(MailboxHost, ARefusingHostStallsTheSenderUntilItIsReady) {
 
 TEST(MailboxHost, InjectedMessagesObeyTheSameBuffering) {
   Harness h(kSmall, 8);
-  uint8_t bytes[64];
-  for (uint32_t i = 0; i < 64; i++) {
+  uint8_t bytes[2 * TESSERA_MAX_FLITS * TESSERA_BYTES_PER_FLIT];  // two whole messages
+  for (uint32_t i = 0; i < sizeof bytes; i++) {
     bytes[i] = static_cast<uint8_t>(i);
   }
   const uint32_t dest = 13;

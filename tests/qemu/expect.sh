@@ -38,6 +38,11 @@ fail() {
 }
 
 [ "$actual" -eq 124 ] && fail "timed out after ${timeout}s"
+# Under the sanitize preset the emulator and host tools carry ASan and UBSan:
+# any report fails the test, whatever the exit status.
+if grep -Eq 'ERROR: (Address|Leak)Sanitizer|runtime error: |SUMMARY: UndefinedBehaviorSanitizer' "$err"; then
+    fail "sanitizer report: $(grep -Em1 'ERROR: (Address|Leak)Sanitizer|runtime error: ' "$err")"
+fi
 [ "$actual" -eq "$status" ] || fail "exit status $actual, expected $status"
 
 set -- "${checks[@]+"${checks[@]}"}"

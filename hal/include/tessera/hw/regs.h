@@ -120,6 +120,13 @@ static inline int tessera_csr_is_mailbox(uint32_t csr)
 #define TESSERA_EXIT_PASS       0x5555u
 #define TESSERA_EXIT_FAIL       0x3333u /* | (code << 16) */
 
+/* Exit status of a run ended by a trap: base + exception or interrupt code
+ * (masked to keep it within an 8-bit status). The runtime's trap handler
+ * uses it, and so does the machine for a hart it parks. */
+#define TESSERA_EXIT_EXCEPTION_BASE 128u
+#define TESSERA_EXIT_INTERRUPT_BASE 192u
+#define TESSERA_EXIT_CAUSE_MASK     63u
+
 /* Console: bytes written to TX join the writing hart's line; a newline, a
  * full line buffer or a write to FLUSH prints the line whole. */
 #define TESSERA_CONSOLE_TX      0x00

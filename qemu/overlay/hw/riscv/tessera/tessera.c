@@ -293,6 +293,34 @@ static uint64_t tessera_load_image(TesseraMachineState *s)
     return entry;
 }
 
+/*
+ * A hart that took an exception at its own trap vector can never leave it;
+ * QEMU parks it (qemu/patches/0006). Say so once, and check it in with the
+ * status the runtime gives a fatal exception, so that the run still ends,
+ * as a failure, once the other harts are done.
+ */
+static void tessera_hart_parked(RISCVCPU *cpu, target_ulong cause,
+                                target_ulong pc)
+{
+    TesseraMachineState *s = TESSERA_MACHINE(qdev_get_machine());
+    uint32_t hart = CPU(cpu)->cpu_index;
+    uint32_t id = cpu->env.mhartid;
+    TesseraCoords c = tessera_coords(&s->shape, id);
+    uint32_t status = TESSERA_EXIT_EXCEPTION_BASE +
+                      (cause & TESSERA_EXIT_CAUSE_MASK);
+
+    trace_tessera_hart_parked(id, cause, pc);
+    if (test_and_set_bit(hart, s->parked)) {
+        return;
+    }
+    error_report("tessera: thread 0x%x (board (%u,%u) tile (%u,%u) core %u "
+                 "thread %u) stopped: exception %u at its own trap vector "
+                 "0x%x, which it can never leave; it checks in with status "
+                 "%u", id, c.board_x, c.board_y, c.tile_x, c.tile_y, c.core,
+                 c.thread, (unsigned)cause, (unsigned)pc, status);
+    tessera_sysinfo_check_in_for(s->sysinfo, id, status);
+}
+
 static void tessera_hart_reset(void *opaque)
 {
     cpu_reset(CPU(opaque));
@@ -422,6 +450,7 @@ static void tessera_create_devices(TesseraMachineState *s)
     object_property_set_link(OBJECT(sysinfo), "console", OBJECT(console),
                              &error_abort);
     sysbus_realize_and_unref(SYS_BUS_DEVICE(sysinfo), &error_fatal);
+    s->sysinfo = TESSERA_SYSINFO(sysinfo);
     sysbus_mmio_map(SYS_BUS_DEVICE(sysinfo), 0, TESSERA_SYSINFO_BASE);
 
     sifive_test_create(TESSERA_EXIT_BASE);
@@ -475,6 +504,8 @@ static void tessera_machine_init(MachineState *machine)
     entry = tessera_load_image(s);
     /* Custom CSRs are registered before the harts exist so gdb sees them */
     s->woken = bitmap_new(s->num_harts);
+    s->parked = bitmap_new(s->num_harts);
+    riscv_cpu_parked_hook = tessera_hart_parked;
     tessera_time_init(&s->time, s->num_harts, s->cpi);
     tessera_create_mailbox(s);
     tessera_create_harts(s, entry);

@@ -39,19 +39,12 @@ static uint64_t tessera_sysinfo_mmio_read(void *opaque, hwaddr addr,
     return value;
 }
 
-static void tessera_sysinfo_mmio_write(void *opaque, hwaddr addr,
-                                       uint64_t value, unsigned size)
+static void tessera_sysinfo_write_as(TesseraSysinfoState *s, uint32_t id,
+                                     hwaddr addr, uint32_t value)
 {
-    TesseraSysinfoState *s = opaque;
-    int hart = tessera_current_hart_index();
-    uint32_t id;
     const char *error = NULL;
     int exit_code = 0;
 
-    if (hart < 0) {
-        return;
-    }
-    id = tessera_sysinfo_current_id(hart);
     switch (tessera_sysinfo_write(s->model, id, addr, value, &exit_code,
                                   &error)) {
     case TESSERA_SYSINFO_CONTINUE:
@@ -69,10 +62,27 @@ static void tessera_sysinfo_mmio_write(void *opaque, hwaddr addr,
         break;
     case TESSERA_SYSINFO_GUEST_ERROR:
         qemu_log_mask(LOG_GUEST_ERROR, "tessera-sysinfo: hart 0x%x wrote 0x%"
-                      PRIx64 " to 0x%" HWADDR_PRIx ": %s\n", id, value, addr,
+                      PRIx32 " to 0x%" HWADDR_PRIx ": %s\n", id, value, addr,
                       error);
         break;
     }
+}
+
+static void tessera_sysinfo_mmio_write(void *opaque, hwaddr addr,
+                                       uint64_t value, unsigned size)
+{
+    int hart = tessera_current_hart_index();
+
+    if (hart >= 0) {
+        tessera_sysinfo_write_as(opaque, tessera_sysinfo_current_id(hart),
+                                 addr, value);
+    }
+}
+
+void tessera_sysinfo_check_in_for(TesseraSysinfoState *s, uint32_t id,
+                                  uint32_t status)
+{
+    tessera_sysinfo_write_as(s, id, TESSERA_SYSINFO_CHECKIN, status);
 }
 
 static const MemoryRegionOps tessera_sysinfo_ops = {

@@ -79,6 +79,8 @@ struct TesseraMachineState {
     TesseraMailboxState *mailbox;
     unsigned long *woken;    /* harts woken since the last kick */
     bool any_woken;
+    TesseraSysinfoState *sysinfo;
+    unsigned long *parked;   /* harts stuck at their own trap vector */
 };
 
 /* The console: per-hart line assembly on a chardev. */
@@ -144,6 +146,13 @@ void tessera_machine_kick_woken(TesseraMachineState *s);
 
 /* Dense index of the hart running the current access, or -1 if none. */
 int tessera_current_hart_index(void);
+
+/*
+ * Checks thread `id` in with `status` on its behalf, as if it had written
+ * the check-in register (a hart the machine has stopped). Call with the BQL.
+ */
+void tessera_sysinfo_check_in_for(TesseraSysinfoState *s, uint32_t id,
+                                  uint32_t status);
 
 /* Prints every partial console line (before the machine exits). */
 void tessera_console_flush_lines(TesseraConsoleState *s);
