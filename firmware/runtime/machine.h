@@ -23,6 +23,11 @@ inline uint32_t read_mepc() {
   return value;
 }
 
+// Where mret resumes (a trap the image's hook handled).
+inline void write_mepc(uint32_t value) {
+  asm volatile("csrw mepc, %0" : : "r"(value));
+}
+
 inline uint32_t read_mtval() {
   uint32_t value;
   asm volatile("csrr %0, mtval" : "=r"(value));

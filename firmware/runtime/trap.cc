@@ -1,4 +1,5 @@
-// Trap handler: any trap is fatal. Reports one console line and ends the run.
+// Trap handler: any trap is fatal, unless the image's hook (tessera/trap.h) handles it. Reports
+// one console line and ends the run.
 //
 //   TRAP hart 0x<thread id> cause <code> (<name>) pc 0x<mepc, 8 digits> tval 0x<mtval, 8 digits>
 //
@@ -11,6 +12,8 @@
 // fault -> 133, ...), or 192 + interrupt code for an interrupt (none is ever enabled in
 // mstatus.MIE, so that would be a runtime bug). trap_entry.S saves the registers as a TrapFrame
 // and redirects further traps to tessera_trap_nested while this runs.
+#include "tessera/trap.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -22,18 +25,16 @@
 #include "tessera/hw/regs.h"
 
 namespace tessera::runtime {
+
+// Images that do not define the hook leave it null: every trap is then fatal.
+[[gnu::weak]] bool on_trap(TrapFrame& frame, TrapContext& trap);
+
 namespace {
 
-// Layout written by trap_entry.S: x0..x31 with x0 = 0 and x2 = sp before the trap.
-struct TrapFrame {
-  uint32_t x[32];
-};
-static_assert(sizeof(TrapFrame) == 32 * 4, "trap_entry.S saves 32 words");
-
 constexpr uint32_t kMcauseInterrupt = 1u << 31;
-constexpr uint32_t kExceptionExitBase = 128;
-constexpr uint32_t kInterruptExitBase = 192;
-constexpr uint32_t kCodeMask = 63;  // keeps both ranges within an 8-bit exit status
+constexpr uint32_t kExceptionExitBase = TESSERA_EXIT_EXCEPTION_BASE;
+constexpr uint32_t kInterruptExitBase = TESSERA_EXIT_INTERRUPT_BASE;
+constexpr uint32_t kCodeMask = TESSERA_EXIT_CAUSE_MASK;  // both ranges fit an 8-bit status
 constexpr uint32_t kIllegalInstruction = 2;
 
 const char* exception_name(uint32_t code) {
@@ -176,8 +177,17 @@ void report_mailbox_fault(const drivers::Console& console, uint32_t mepc) {
 
 }  // namespace
 
-extern "C" [[noreturn]] void tessera_trap_handler(const TrapFrame* frame) {
-  (void)frame;  // kept for debuggers: `p *frame` in the handler shows the interrupted registers
+// Returns only when the image's hook handled the trap: trap_entry.S then restores the frame and
+// resumes at mepc.
+extern "C" void tessera_trap_handler(TrapFrame* frame) {
+  // `p *frame` in a debugger shows the interrupted registers.
+  if (on_trap != nullptr) {
+    TrapContext trap{machine::read_mcause(), machine::read_mepc(), machine::read_mtval()};
+    if (on_trap(*frame, trap)) {
+      machine::write_mepc(trap.mepc);
+      return;
+    }
+  }
   const uint32_t mcause = machine::read_mcause();
   const bool interrupt = (mcause & kMcauseInterrupt) != 0;
   const uint32_t code = mcause & ~kMcauseInterrupt;

@@ -1,6 +1,8 @@
 /*
- * Trap entry: saves the interrupted registers on the hart's own stack as a TrapFrame (trap.h)
- * and hands it to tessera_trap_handler, which reports the trap and ends the run.
+ * Trap entry: saves the interrupted registers on the hart's own stack as a TrapFrame
+ * (tessera/trap.h) and hands it to tessera_trap_handler, which reports the trap and ends the run,
+ * or returns if the image's hook handled the trap: the frame is then restored and mret resumes
+ * at mepc.
  *
  * A second trap while this one is handled (say, the stack pointer was the culprit) goes to
  * tessera_trap_nested, which needs neither stack nor gp: it ends the run with the same exit
@@ -62,7 +64,43 @@ tessera_trap_entry:
   la gp, __global_pointer$
   mv a0, sp
   call tessera_trap_handler
-  j tessera_trap_nested /* not reached: the handler never returns */
+
+  /* Handled by the image's hook: this entry is the trap vector again, then the frame (as the
+   * hook left it) goes back into the registers. t0 (x5) and sp (x2) come last. */
+  la t0, tessera_trap_entry
+  csrw mtvec, t0
+  lw x1, 4(sp)
+  lw x3, 12(sp)
+  lw x4, 16(sp)
+  lw x6, 24(sp)
+  lw x7, 28(sp)
+  lw x8, 32(sp)
+  lw x9, 36(sp)
+  lw x10, 40(sp)
+  lw x11, 44(sp)
+  lw x12, 48(sp)
+  lw x13, 52(sp)
+  lw x14, 56(sp)
+  lw x15, 60(sp)
+  lw x16, 64(sp)
+  lw x17, 68(sp)
+  lw x18, 72(sp)
+  lw x19, 76(sp)
+  lw x20, 80(sp)
+  lw x21, 84(sp)
+  lw x22, 88(sp)
+  lw x23, 92(sp)
+  lw x24, 96(sp)
+  lw x25, 100(sp)
+  lw x26, 104(sp)
+  lw x27, 108(sp)
+  lw x28, 112(sp)
+  lw x29, 116(sp)
+  lw x30, 120(sp)
+  lw x31, 124(sp)
+  lw x5, 20(sp)
+  lw x2, 8(sp)
+  mret
   .size tessera_trap_entry, . - tessera_trap_entry
 
   .section .text.tessera_trap_nested, "ax", @progbits

@@ -238,6 +238,24 @@ TEST(MailboxIdle, NoReleaseWhileAThreadNeverCallsIdle) {
 // Phase 2 disables sends: the first thread to resume sends at once to one
 // that has not run yet; that thread still gets its release, not 0, and the
 // message leaves only when phase 3 reaches the sender's board.
+// A thread blocked in tinselIdle that issues another mailbox CSR (only an
+// interrupt handler or a debugger could) has left the call and runs. The
+// others must not be released meanwhile, even though its board had already
+// been sampled idle (found by tests/fuzz/mailbox_fuzz.cc).
+TEST(MailboxIdle, NoReleaseWhileAThreadThatLeftItsIdleCallRuns) {
+  constexpr TesseraShape kTwoBoards{2, 1, 1, 1, 1, 1};
+  Rig rig(kTwoBoards, TESSERA_TERMDET_MASTER_CENTRE);
+  EXPECT_EQ(rig.Idle(1, true).result, TESSERA_CSR_BLOCKED);  // board 1 sampled idle
+  EXPECT_EQ(rig.Csr(1, TESSERA_CSR_CAN_SEND).result, TESSERA_CSR_DONE);  // leaves the call
+  EXPECT_EQ(rig.Idle(0, true).result, TESSERA_CSR_BLOCKED);
+  EXPECT_EQ(rig.Stats().detections, 0u);
+  EXPECT_FALSE(rig.Woken(0));
+  const Outcome last = rig.Idle(1, true);
+  EXPECT_EQ(last.result, TESSERA_CSR_DONE);
+  EXPECT_EQ(last.value, kReleasedVoted);
+  EXPECT_TRUE(rig.Woken(0));
+}
+
 TEST(MailboxIdle, AReleasedThreadsSendDoesNotTurnAnotherReleaseIntoZero) {
   Rig rig(kSmall);
   AllIdle(rig, [](uint32_t) { return true; });

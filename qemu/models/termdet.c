@@ -378,6 +378,15 @@ bool tessera_termdet_idle_leave(TesseraTermdet *td, uint32_t hart,
     if (!h->vote) {
         b->false_votes--;
     }
+    /* The board's token is back with a sample that said idle: that sample
+     * is stale now, so the round must fail. A thread woken by a message
+     * never gets here in a round that would detect (docs/idle.md, "Why it
+     * is correct"); one that leaves without a message (an interrupted
+     * tinselIdle call, mailbox.h) would otherwise let the round release the
+     * others while it runs. */
+    if (td->phase == PHASE_DETECT && b->token == TOKEN_BACK) {
+        td->any_black = true;
+    }
     note_event(td);
     return true;
 }
@@ -528,8 +537,15 @@ TesseraTermdet *tessera_termdet_new(const TesseraTermdetConfig *cfg,
         return NULL;
     }
     boards = (uint64_t)cfg->shape.boards_x * cfg->shape.boards_y;
-    per_board = (uint64_t)cfg->shape.tiles_x * cfg->shape.tiles_y *
-                cfg->shape.cores_per_tile * cfg->shape.threads_per_core;
+    /* Factor by factor: four 32-bit extents can wrap 64 bits to a small
+     * count. Once above UINT32_MAX the product is refused below anyway. */
+    per_board = (uint64_t)cfg->shape.tiles_x * cfg->shape.tiles_y;
+    if (per_board <= UINT32_MAX) {
+        per_board *= cfg->shape.cores_per_tile;
+    }
+    if (per_board <= UINT32_MAX) {
+        per_board *= cfg->shape.threads_per_core;
+    }
     if (boards == 0 || per_board == 0 || boards > UINT32_MAX ||
         per_board > UINT32_MAX || boards * per_board > UINT32_MAX) {
         return NULL;

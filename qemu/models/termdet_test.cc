@@ -138,6 +138,11 @@ TEST(TermdetConfig, RejectsBadConfigurations) {
   bad = ok;
   bad.master = static_cast<TesseraTermdetMaster>(7);
   EXPECT_EQ(tessera_termdet_new(&bad, nullptr), nullptr);
+  // More than UINT32_MAX threads per board, whose 64-bit product wraps to 16
+  // (found by tests/fuzz/termdet_fuzz.cc's configuration probe).
+  bad = ok;
+  bad.shape = TesseraShape{1, 1, 0x3fffffff, 16, 0x3fffffff, 0x80000001};
+  EXPECT_EQ(tessera_termdet_new(&bad, nullptr), nullptr);
   bad = ok;
   bad.shape = TesseraShape{65536, 65536, 1, 1, 1, 2};  // more than 2^32 threads
   EXPECT_EQ(tessera_termdet_new(&bad, nullptr), nullptr);
@@ -349,6 +354,31 @@ TEST(Termdet, AHostReceiveDuringTheRoundBlackensIt) {
   ASSERT_TRUE(rig.Enter(a, true, 310));
   rig.Process();
   EXPECT_EQ(rig.Stats().detections, 1u);
+}
+
+// A thread may leave idle without a message: the mailbox lets an interrupt
+// handler or a debugger end a tinselIdle call with another CSR (mailbox.h).
+// B's board is sampled idle, then B leaves idle and runs; A goes idle. Counts
+// and colours are all clean, yet B is busy: the round must not detect (found
+// by tests/fuzz/mailbox_fuzz.cc).
+TEST(Termdet, LeavingIdleWithoutAMessageAfterTheSampleSpoilsTheRound) {
+  Rig rig(2, 1, 1, kOrigin);
+  const uint32_t a = 0, b = 1;
+  ASSERT_TRUE(rig.Enter(b, true, 0));
+  rig.RunStep(TESSERA_TERMDET_STEP_DELIVER, 1);
+  rig.RunStep(TESSERA_TERMDET_STEP_RETURN, 1);  // B: idle, count 0, white
+  ASSERT_TRUE(rig.Leave(b, 10));                 // no message: B simply runs
+  ASSERT_TRUE(rig.Enter(a, true, 20));
+  rig.Process();
+  EXPECT_EQ(rig.Stats().detections, 0u);
+  EXPECT_EQ(rig.State(a), TESSERA_TERMDET_IDLE);
+  EXPECT_TRUE(rig.wakes.empty());
+  // Once B is idle again, termination is detected as usual.
+  ASSERT_TRUE(rig.Enter(b, true, 30));
+  rig.Process();
+  EXPECT_EQ(rig.Stats().detections, 1u);
+  EXPECT_EQ(rig.State(a), TESSERA_TERMDET_RELEASED);
+  EXPECT_EQ(rig.State(b), TESSERA_TERMDET_RELEASED);
 }
 
 TEST(Termdet, HostMessagesCountAndHostSendsPauseDuringRelease) {

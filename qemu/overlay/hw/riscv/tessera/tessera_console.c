@@ -96,8 +96,10 @@ static RISCVException tessera_console_emit_op(CPURISCVState *env, int csrno,
     }
     if (write_mask && !env->debugger) {
         BQL_LOCK_GUARD();
+        /* As for the mailbox CSRs: csrrs writes its operand, csrrc 0 */
         tessera_console_put(tessera_console_for_emit->model,
-                            env_cpu(env)->cpu_index, new_value & 0xff);
+                            env_cpu(env)->cpu_index,
+                            new_value & write_mask & 0xff);
     }
     return RISCV_EXCP_NONE;
 }

@@ -1,0 +1,162 @@
+// libFuzzer target: the console model (qemu/models/console.c). Bytes,
+// flushes and out-of-range harts in any order; a shadow line buffer per hart
+// says exactly which line each emit must carry (docs/fuzzing.md).
+//
+// Input: the number of harts, then operations until the input runs out.
+#include <stddef.h>
+#include <stdint.h>
+
+#include <deque>
+#include <string>
+#include <vector>
+
+#include "console.h"
+#include "fuzz_check.h"
+#include "fuzz_input.h"
+#include "tessera/hw/regs.h"
+
+namespace {
+
+using fuzz::FuzzInput;
+
+constexpr int kMaxOperations = 1000;
+
+struct Line {
+  uint32_t hart;
+  std::string text;
+};
+
+class Scenario {
+ public:
+  explicit Scenario(uint32_t harts) : pending_(harts) {
+    console_ = tessera_console_new(harts, emit, this);
+    FUZZ_CHECK(console_ != nullptr, "tessera_console_new(%u) failed", harts);
+  }
+  ~Scenario() { tessera_console_free(console_); }
+  Scenario(const Scenario&) = delete;
+  Scenario& operator=(const Scenario&) = delete;
+
+  uint32_t harts() const { return static_cast<uint32_t>(pending_.size()); }
+
+  // console.h: '\n' ends the line (even an empty one); a byte that finds
+  // the buffer full first emits the full buffer as a line of its own.
+  void put(uint32_t hart, uint8_t byte) {
+    if (hart < harts()) {
+      std::string& p = pending_[hart];
+      if (byte == '\n') {
+        expect(hart, p);
+        p.clear();
+      } else {
+        if (p.size() == TESSERA_CONSOLE_LINE_MAX) {
+          expect(hart, p);
+          p.clear();
+        }
+        p.push_back(static_cast<char>(byte));
+      }
+    }
+    tessera_console_put(console_, hart, byte);
+    check_all_emitted();
+  }
+
+  void flush(uint32_t hart) {
+    if (hart < harts() && !pending_[hart].empty()) {
+      expect(hart, pending_[hart]);
+      pending_[hart].clear();
+    }
+    tessera_console_flush(console_, hart);
+    check_all_emitted();
+  }
+
+  void flush_all() {
+    for (uint32_t h = 0; h < harts(); h++) {
+      if (!pending_[h].empty()) {
+        expect(h, pending_[h]);
+        pending_[h].clear();
+      }
+    }
+    tessera_console_flush_all(console_);
+    check_all_emitted();
+  }
+
+ private:
+  static void emit(void* opaque, uint32_t hart, const char* line, size_t len) {
+    auto* self = static_cast<Scenario*>(opaque);
+    FUZZ_CHECK(!self->expected_.empty(), "hart %u emitted a line (%zu bytes) nobody ended", hart,
+               len);
+    const Line& want = self->expected_.front();
+    FUZZ_CHECK(hart == want.hart && len == want.text.size() &&
+                   std::string(line, len) == want.text,
+               "emit of hart %u (%zu bytes), expected hart %u (%zu bytes) or other content",
+               hart, len, want.hart, want.text.size());
+    FUZZ_CHECK(len <= TESSERA_CONSOLE_LINE_MAX, "a line of %zu bytes", len);
+    self->expected_.pop_front();
+  }
+
+  void expect(uint32_t hart, const std::string& text) { expected_.push_back({hart, text}); }
+
+  void check_all_emitted() const {
+    FUZZ_CHECK(expected_.empty(), "%zu lines were due and not emitted (first of hart %u)",
+               expected_.size(), expected_.front().hart);
+  }
+
+  TesseraConsole* console_ = nullptr;
+  std::vector<std::string> pending_;
+  std::deque<Line> expected_;
+};
+
+void noop_emit(void*, uint32_t, const char*, size_t) {}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  FuzzInput in(data, size);
+  const uint8_t first = in.byte();
+  // console.h: no console for 0 harts or without an emit callback.
+  FUZZ_CHECK(tessera_console_new(0, noop_emit, nullptr) == nullptr, "a console of 0 harts");
+  FUZZ_CHECK(tessera_console_new(1, nullptr, nullptr) == nullptr, "a console without emit");
+  Scenario scenario(1 + first % 64);
+  for (int i = 0; i < kMaxOperations && !in.empty(); i++) {
+    const uint8_t kind = in.byte();
+    // Mostly real harts, some beyond the last one.
+    const uint32_t hart = in.below(4) == 0 ? scenario.harts() + in.below(300) - (kind & 1)
+                                           : in.below(scenario.harts());
+    switch (kind % 8) {
+      case 0:
+      case 1:
+      case 2:
+        scenario.put(hart, in.byte());
+        break;
+      case 3:
+        scenario.put(hart, '\n');
+        break;
+      case 4: {
+        // A run of one byte: lines of 256 and more come quickly.
+        const uint32_t n = in.below(300);
+        const uint8_t byte = in.byte();
+        for (uint32_t k = 0; k < n; k++) {
+          scenario.put(hart, byte);
+        }
+        break;
+      }
+      case 5:
+        scenario.flush(hart);
+        break;
+      case 6:
+        if (in.flag()) {
+          scenario.flush_all();
+        } else {
+          scenario.put(UINT32_MAX - in.below(2), in.byte());
+        }
+        break;
+      default:
+        // A line of exactly the buffer's size and its newline: one line.
+        for (uint32_t k = 0; k < TESSERA_CONSOLE_LINE_MAX; k++) {
+          scenario.put(hart, static_cast<uint8_t>('a' + k % 26));
+        }
+        scenario.put(hart, '\n');
+        break;
+    }
+  }
+  scenario.flush_all();
+  return 0;
+}
