@@ -1,5 +1,8 @@
+// The typed layer over the mailbox core (tessera/drivers/mailbox_core.h): every CSR access of
+// the mailbox goes through the core's functions.
 #include "tessera/drivers/mailbox.h"
 
+#include "tessera/drivers/mailbox_core.h"
 #include "tessera/drivers/sysinfo.h"
 #include "tessera/hal/csr.h"
 
@@ -67,18 +70,18 @@ Slot Mailbox::slot(uint32_t n) const {
 }
 
 bool Mailbox::can_send() const {
-  return hal::csr_read<TESSERA_CSR_CAN_SEND>() != 0;
+  return tessera_mbox_can_send() != 0;
 }
 
 bool Mailbox::can_recv() const {
-  return hal::csr_read<TESSERA_CSR_CAN_RECV>() != 0;
+  return tessera_mbox_can_recv() != 0;
 }
 
 WaitConditions Mailbox::wait_until(WaitConditions conditions) const {
   if (conditions.empty()) {
     return WaitConditions::none();
   }
-  const uint32_t holds = hal::csr_swap<TESSERA_CSR_WAIT_UNTIL>(conditions.bits());
+  const uint32_t holds = tessera_mbox_wait_until(conditions.bits());
   WaitConditions result = WaitConditions::none();
   if (holds & TESSERA_WAIT_CAN_SEND) {
     result = result | WaitConditions::can_send();
@@ -94,9 +97,8 @@ bool Mailbox::is_destination(uint32_t id) const {
 }
 
 void Mailbox::start_send(uint32_t dest, Slot slot, uint32_t flits) const {
-  hal::csr_write<TESSERA_CSR_SEND_LEN>(flits - 1);
-  hal::csr_write<TESSERA_CSR_SEND_PTR>(slot.bus_address());
-  hal::csr_write<TESSERA_CSR_SEND>(dest);
+  tessera_mbox_set_len(flits - 1);
+  tessera_mbox_send(dest, slot.bus_address());
 }
 
 Status Mailbox::try_send(uint32_t dest, Slot slot, uint32_t flits) const {
@@ -133,11 +135,9 @@ Status Mailbox::check_multicast(uint32_t mailbox, uint64_t mask, Slot slot,
 }
 
 void Mailbox::start_multicast(uint32_t mailbox, uint64_t mask, Slot slot, uint32_t flits) const {
-  hal::csr_write<TESSERA_CSR_SEND_LEN>(flits - 1);
-  hal::csr_write<TESSERA_CSR_SEND_PTR>(slot.bus_address());
-  hal::csr_write<TESSERA_CSR_MCAST_HI>(static_cast<uint32_t>(mask >> 32));
-  hal::csr_write<TESSERA_CSR_MCAST_LO>(static_cast<uint32_t>(mask));
-  hal::csr_write<TESSERA_CSR_MCAST_SEND>(mailbox);
+  tessera_mbox_set_len(flits - 1);
+  tessera_mbox_multicast(mailbox, static_cast<uint32_t>(mask >> 32), static_cast<uint32_t>(mask),
+                         slot.bus_address());
 }
 
 Status Mailbox::try_multicast(uint32_t mailbox, uint64_t mask, Slot slot, uint32_t flits) const {
@@ -173,20 +173,20 @@ Status Mailbox::try_recv(Slot* slot) const {
   if (!can_recv()) {
     return Status::Unavailable();
   }
-  *slot = Slot::at(hal::csr_read<TESSERA_CSR_RECV>());
+  *slot = Slot::at(tessera_mbox_recv());
   return OkStatus();
 }
 
 Slot Mailbox::recv() const {
   (void)wait_until(WaitConditions::can_recv());
-  return Slot::at(hal::csr_read<TESSERA_CSR_RECV>());
+  return Slot::at(tessera_mbox_recv());
 }
 
 Status Mailbox::give(Slot slot) const {
   if (!slot.valid()) {
     return Status::InvalidArgument();
   }
-  hal::csr_write<TESSERA_CSR_FREE>(slot.bus_address());
+  tessera_mbox_free(slot.bus_address());
   return OkStatus();
 }
 
@@ -200,7 +200,7 @@ Status Mailbox::give_receive_slots() const {
 }
 
 uint32_t Mailbox::last_fault() const {
-  return hal::csr_read<TESSERA_CSR_MBOX_FAULT>();
+  return tessera_mbox_last_fault();
 }
 
 }  // namespace tessera::drivers

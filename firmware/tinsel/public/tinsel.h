@@ -1,7 +1,13 @@
 // The Tinsel API on Tessera, so that programs written for the reference hardware build
-// unchanged (C++ only: it sits on the HAL facades). Both spellings are here: the original one
-// (tinselSlot, tinselAlloc, tinselSend from any slot) and the later public release's
-// (tinselSendSlot, tinselFree, tinselMulticast). docs/mailbox.md has the details.
+// unchanged. Both spellings are here: the original one (tinselSlot, tinselAlloc, tinselSend from
+// any slot) and the later public release's (tinselSendSlot, tinselFree, tinselMulticast).
+// docs/mailbox.md has the details.
+//
+// A zero-cost layer over the drivers: every mailbox call is one call of the mailbox driver's
+// core (tessera/drivers/mailbox_core.h), which inlines to the CSR instructions themselves; the
+// shape facts come from the sysinfo driver. C++ only for now: the mailbox calls are written in
+// C as well (the core is C), the shape functions, tinselId and tinselCycleCount sit on the
+// C++ HAL facades and the sysinfo driver.
 //
 // Slots. Every receive slot of a thread is given to hardware before main for v2 programs
 // (tessera_add_app(... TINSEL_API v2), the default), as the later release's programs expect;
@@ -26,10 +32,9 @@
 
 #include <stdint.h>
 
-#include "tessera/drivers/mailbox.h"
+#include "tessera/drivers/mailbox_core.h"
 #include "tessera/drivers/sysinfo.h"
 #include "tessera/hal/csr.h"
-#include "tessera/hal/scratch.h"
 #include "tessera/hw/regs.h"
 
 // The calling hart's heap: its partition after its thread-local block (tessera/heap.h of the
@@ -38,11 +43,16 @@ namespace tessera {
 void* heap_base();
 }  // namespace tessera
 
-typedef enum { TINSEL_CAN_SEND = 1, TINSEL_CAN_RECV = 2 } TinselWakeupCond;
+typedef enum {
+  TINSEL_CAN_SEND = TESSERA_WAIT_CAN_SEND,
+  TINSEL_CAN_RECV = TESSERA_WAIT_CAN_RECV
+} TinselWakeupCond;
 
+#ifdef __cplusplus
 inline TinselWakeupCond operator|(TinselWakeupCond a, TinselWakeupCond b) {
   return static_cast<TinselWakeupCond>(static_cast<uint32_t>(a) | static_cast<uint32_t>(b));
 }
+#endif
 
 // Message format: fixed, as on Tinsel.
 #define TinselLogBytesPerFlit 4
@@ -116,7 +126,7 @@ inline uint32_t tinselNumThreads() {
 }
 // Slots each thread owns, the send slot included (Tinsel's TinselMsgsPerThread).
 inline uint32_t tinselMsgsPerThread() {
-  return tessera::drivers::mailbox_slots_per_thread(tinselThreadsPerTile());
+  return tessera_mbox_slots_per_thread(tinselThreadsPerTile());
 }
 inline uint32_t tinselLogMsgsPerThread() {
   return tessera_log2_ceil(tinselMsgsPerThread());
@@ -126,8 +136,7 @@ inline uint32_t tinselLogMsgsPerThread() {
 
 // The caller's n-th slot, n < tinselMsgsPerThread() (original API; slot 0 is for sending).
 inline volatile void* tinselSlot(uint32_t n) {
-  return tessera::hal::scratch_pointer(
-      tessera::drivers::mailbox_slot_address(tinselId(), tinselThreadsPerTile(), n));
+  return tessera_mbox_pointer(tessera_mbox_slot_address(tinselId(), tinselThreadsPerTile(), n));
 }
 
 // The caller's send slot (later API).
@@ -138,7 +147,7 @@ inline volatile void* tinselSendSlot() {
 // Gives a slot to hardware for receiving: tinselAlloc (original) and tinselFree (later) are the
 // same operation.
 inline void tinselFree(volatile void* msg) {
-  tessera::hal::csr_write<TESSERA_CSR_FREE>(tessera::hal::scratch_bus_address(msg));
+  tessera_mbox_free(tessera_mbox_bus_address(msg));
 }
 inline void tinselAlloc(volatile void* msg) {
   tinselFree(msg);
@@ -147,49 +156,44 @@ inline void tinselAlloc(volatile void* msg) {
 // ---- Sending and receiving --------------------------------------------------------------------
 
 inline int tinselCanSend() {
-  return static_cast<int>(tessera::hal::csr_read<TESSERA_CSR_CAN_SEND>());
+  return (int)tessera_mbox_can_send();
 }
 
 inline int tinselCanRecv() {
-  return static_cast<int>(tessera::hal::csr_read<TESSERA_CSR_CAN_RECV>());
+  return (int)tessera_mbox_can_recv();
 }
 
 // The next message is n + 1 flits long.
 inline void tinselSetLen(int n) {
-  tessera::hal::csr_write<TESSERA_CSR_SEND_LEN>(static_cast<uint32_t>(n));
+  tessera_mbox_set_len((uint32_t)n);
 }
 
 // Sends the message at msg (a slot of the caller's tile) to thread `dest` (or tinselHostId()).
 inline void tinselSend(uint32_t dest, volatile void* msg) {
-  tessera::hal::csr_write<TESSERA_CSR_SEND_PTR>(tessera::hal::scratch_bus_address(msg));
-  tessera::hal::csr_write<TESSERA_CSR_SEND>(dest);
+  tessera_mbox_send(dest, tessera_mbox_bus_address(msg));
 }
 
 // Sends the message at msg to each thread k of mailbox mboxDest (thread id >>
 // tinselLogThreadsPerMailbox()) with bit k of destMaskHigh:destMaskLow set.
 inline void tinselMulticast(uint32_t mboxDest, uint32_t destMaskHigh, uint32_t destMaskLow,
                             volatile void* msg) {
-  tessera::hal::csr_write<TESSERA_CSR_SEND_PTR>(tessera::hal::scratch_bus_address(msg));
-  tessera::hal::csr_write<TESSERA_CSR_MCAST_HI>(destMaskHigh);
-  tessera::hal::csr_write<TESSERA_CSR_MCAST_LO>(destMaskLow);
-  tessera::hal::csr_write<TESSERA_CSR_MCAST_SEND>(mboxDest);
+  tessera_mbox_multicast(mboxDest, destMaskHigh, destMaskLow, tessera_mbox_bus_address(msg));
 }
 
 // The slot of the oldest waiting message, now the caller's (free it when done).
 inline volatile void* tinselRecv() {
-  return tessera::hal::scratch_pointer(tessera::hal::csr_read<TESSERA_CSR_RECV>());
+  return tessera_mbox_pointer(tessera_mbox_recv());
 }
 
 // Sleeps until one of the conditions holds.
 inline void tinselWaitUntil(TinselWakeupCond cond) {
-  (void)tessera::hal::csr_swap<TESSERA_CSR_WAIT_UNTIL>(static_cast<uint32_t>(cond));
+  (void)tessera_mbox_wait_until((uint32_t)cond);
 }
 
 // Sleeps until a message is waiting (returns 0) or every thread of the machine is in tinselIdle
 // with no message undelivered (returns 1, or 3 if every thread voted true). docs/idle.md.
 inline int tinselIdle(int vote) {
-  const uint32_t cond = vote ? 0b1110u : 0b0110u;
-  return static_cast<int>(tessera::hal::csr_swap<TESSERA_CSR_WAIT_UNTIL>(cond) >> 2);
+  return tessera_mbox_idle(vote);
 }
 
 // ---- Memory -----------------------------------------------------------------------------------

@@ -1,4 +1,6 @@
 // Mailbox driver: typed access to the Tinsel mailbox CSRs of the calling thread (docs/mailbox.md).
+// A C++ layer over the driver's core (tessera/drivers/mailbox_core.h), which issues every mailbox
+// CSR; this layer adds the thread's facts, checks and Status results.
 //
 // Each tile has one mailbox whose scratchpad holds 64-byte message slots at TESSERA_SCRATCH_BASE;
 // the slots are divided evenly among the tile's threads in thread order, and a thread's first
@@ -28,7 +30,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "tessera/hal/scratch.h"
+#include "tessera/drivers/mailbox_core.h"
 #include "tessera/hw/regs.h"
 #include "tessera/status.h"
 
@@ -76,19 +78,15 @@ class Slot {
   static constexpr Slot at(uint32_t bus_address) { return Slot(bus_address); }
   // The slot a pointer from data() (or a Tinsel-style message pointer) points into the start of.
   static Slot from_pointer(const volatile void* pointer) {
-    return Slot(hal::scratch_bus_address(pointer));
+    return Slot(tessera_mbox_bus_address(pointer));
   }
 
   constexpr uint32_t bus_address() const { return bus_address_; }
   // Inside the scratchpad window and 64-byte aligned.
-  constexpr bool valid() const {
-    return bus_address_ >= TESSERA_SCRATCH_BASE &&
-           bus_address_ - TESSERA_SCRATCH_BASE < TESSERA_SCRATCH_SIZE &&
-           bus_address_ % TESSERA_BYTES_PER_SLOT == 0;
-  }
+  constexpr bool valid() const { return tessera_mbox_slot_valid(bus_address_) != 0; }
 
   // The slot's 64 bytes; only for a valid slot.
-  volatile void* data() const { return hal::scratch_pointer(bus_address_); }
+  volatile void* data() const { return tessera_mbox_pointer(bus_address_); }
   template <typename T>
   volatile T* as() const {
     static_assert(sizeof(T) <= TESSERA_BYTES_PER_SLOT, "a message is at most 64 bytes");
@@ -105,16 +103,14 @@ class Slot {
   uint32_t bus_address_ = 0;
 };
 
-// Slot layout shared with tinsel.h: slots per thread for a tile of `threads_per_tile` threads,
-// and the bus address of slot n of thread `thread_id` (slot 0 is its send slot).
+// Slot layout (the core's): slots per thread for a tile of `threads_per_tile` threads, and the
+// bus address of slot n of thread `thread_id` (slot 0 is its send slot).
 constexpr uint32_t mailbox_slots_per_thread(uint32_t threads_per_tile) {
-  return TESSERA_SLOTS_PER_TILE / threads_per_tile;
+  return tessera_mbox_slots_per_thread(threads_per_tile);
 }
 constexpr uint32_t mailbox_slot_address(uint32_t thread_id, uint32_t threads_per_tile,
                                         uint32_t n) {
-  return TESSERA_SCRATCH_BASE +
-         ((thread_id & (threads_per_tile - 1)) * mailbox_slots_per_thread(threads_per_tile) + n) *
-             TESSERA_BYTES_PER_SLOT;
+  return tessera_mbox_slot_address(thread_id, threads_per_tile, n);
 }
 
 class Mailbox {
