@@ -18,6 +18,7 @@
 namespace tessera::drivers {
 namespace {
 
+using host::BlockedOn;
 using host::Hart;
 using host::HartScope;
 using host::Machine;
@@ -258,24 +259,18 @@ TEST(MailboxDriver, BackPressureStallsTheSenderAndLosesNothing) {
 TEST(MailboxDriver, ABlockedReceiverWakesWhenAMessageArrives) {
   Machine machine(kShape);
   const uint32_t a = 0, b = 5;
-  std::atomic<bool> receiver_waiting{false};
   const std::vector<uint32_t> ids{a, b};
   machine.run_on_harts(ids, [&](Hart& hart) {
     const Mailbox mailbox;
     if (hart.id() == b) {
       ASSERT_TRUE(mailbox.give_receive_slots().ok());
-      receiver_waiting = true;
       EXPECT_EQ(mailbox.wait_until(WaitConditions::can_recv()), WaitConditions::can_recv());
       Slot in;
       ASSERT_TRUE(mailbox.try_recv(&in).ok());
       EXPECT_EQ(in.as<Message>()->seq, 5u);
       return;
     }
-    // Send only once the receiver is (about to be) asleep.
-    while (!receiver_waiting) {
-      std::this_thread::yield();
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    machine.wait_until_blocked(b, BlockedOn::kCanRecv);  // send only once it sleeps
     Stamp(mailbox.send_slot().as<Message>(), a, 5);
     ASSERT_TRUE(mailbox.send(b, mailbox.send_slot(), 1).ok());
   });
@@ -286,7 +281,6 @@ TEST(MailboxDriver, ABlockedSenderWakesWhenRoomAppears) {
   params.buffer_flits = 4;
   Machine machine(kShape, params);
   const uint32_t sender = 0, receiver = 9;
-  std::latch sender_blocked(1);
   const std::vector<uint32_t> ids{sender, receiver};
   machine.run_on_harts(ids, [&](Hart& hart) {
     const Mailbox mailbox;
@@ -295,14 +289,12 @@ TEST(MailboxDriver, ABlockedSenderWakesWhenRoomAppears) {
         Stamp(mailbox.send_slot().as<Message>(), sender, seq);
         ASSERT_TRUE(mailbox.try_send(receiver, mailbox.send_slot(), 4).ok());
       }
-      sender_blocked.count_down();
       EXPECT_EQ(mailbox.wait_until(WaitConditions::can_send() | WaitConditions::none()),
                 WaitConditions::can_send());
       EXPECT_TRUE(mailbox.can_send());
       return;
     }
-    sender_blocked.wait();
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));  // let it fall asleep
+    machine.wait_until_blocked(sender, BlockedOn::kCanSend);  // room only once it sleeps
     ASSERT_TRUE(mailbox.give(mailbox.receive_slot(0)).ok());
   });
   EXPECT_EQ(machine.thread_counts(sender).sent, 2u);

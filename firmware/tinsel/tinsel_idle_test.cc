@@ -5,10 +5,8 @@
 
 #include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <mutex>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "tessera/host/machine.h"
@@ -18,6 +16,7 @@ extern "C" void tessera_runtime_prepare_mailbox();  // firmware/tinsel/v2_start.
 
 namespace {
 
+using tessera::host::BlockedOn;
 using tessera::host::Hart;
 using tessera::host::Machine;
 using tessera::host::MachineParams;
@@ -143,7 +142,12 @@ TEST_P(TinselIdle, NoReleaseBeforeTheLastThreadIdles) {
   std::atomic<bool> last_is_idle{false};
   machine.run_on_all_harts([&](Hart& hart) {
     if (hart.index() == 0) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(30));  // host time only
+      // Last for certain: every other thread is asleep in tinselIdle first.
+      for (const uint32_t id : machine.thread_ids()) {
+        if (id != hart.id()) {
+          machine.wait_until_blocked(id, BlockedOn::kIdle);
+        }
+      }
       last_is_idle = true;
     }
     EXPECT_EQ(tinselIdle(1), 3);

@@ -1,5 +1,6 @@
 #include "tessera/host/hart.h"
 
+#include <ostream>
 #include <stdexcept>
 
 #include "tessera/host/machine.h"
@@ -27,6 +28,26 @@ HartScope::~HartScope() {
   hart_.machine().bound_harts_--;
   current = previous_;
   hart_.bound_.store(false);
+}
+
+std::string_view name(BlockedOn what) {
+  switch (what) {
+    case BlockedOn::kNothing:
+      return "nothing";
+    case BlockedOn::kCanSend:
+      return "can-send";
+    case BlockedOn::kCanRecv:
+      return "can-recv";
+    case BlockedOn::kCanSendOrRecv:
+      return "can-send or can-recv";
+    case BlockedOn::kIdle:
+      return "idle";
+  }
+  return "unknown";
+}
+
+std::ostream& operator<<(std::ostream& out, BlockedOn what) {
+  return out << name(what);
 }
 
 Hart& current_hart() {

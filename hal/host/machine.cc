@@ -40,6 +40,7 @@ Machine::Machine(const TesseraShape& shape, MachineParams params)
 
   const uint32_t count = tessera_num_threads(&shape_);
   harts_.resize(count);
+  blocked_.assign(count, BlockedOn::kNothing);
   // Ids are dense except past boards_x in each board row; the host id is
   // the first id above them all.
   const uint32_t host_id = tessera_host_id(&shape_);
@@ -269,6 +270,39 @@ uint64_t Machine::idle_round_trip() const {
 
 uint32_t Machine::active_harts() const {
   return static_cast<uint32_t>(bound_harts_.load() + starting_harts_.load());
+}
+
+BlockedOn Machine::blocked_on(uint32_t thread_id) {
+  const uint32_t index = hart(thread_id).index();
+  std::lock_guard lock(blocked_mutex_);
+  return blocked_[index];
+}
+
+void Machine::wait_until_blocked(uint32_t thread_id, BlockedOn what,
+                                 std::chrono::milliseconds timeout) {
+  Hart& h = hart(thread_id);
+  std::unique_lock lock(blocked_mutex_);
+  if (blocked_changed_.wait_for(lock, timeout, [&] { return blocked_[h.index()] == what; })) {
+    return;
+  }
+  const BlockedOn now = blocked_[h.index()];
+  throw WaitTimeout("tessera host: hart " + hex32(h.id()) + " (index " +
+                    std::to_string(h.index()) + ") did not block in " + std::string(name(what)) +
+                    " within " + std::to_string(timeout.count()) + " ms; it is " +
+                    (now == BlockedOn::kNothing ? "not blocked"
+                                                : "blocked in " + std::string(name(now))) +
+                    " and " + (h.bound() ? "bound to a thread" : "bound to no thread"));
+}
+
+void Machine::set_blocked(const Hart& hart, BlockedOn what) {
+  {
+    std::lock_guard lock(blocked_mutex_);
+    if (blocked_[hart.index()] == what) {
+      return;
+    }
+    blocked_[hart.index()] = what;
+  }
+  blocked_changed_.notify_all();
 }
 
 }  // namespace tessera::host

@@ -29,6 +29,22 @@ std::string wait_description(uint32_t bits) {
   }
 }
 
+BlockedOn blocked_on(uint32_t bits) {
+  if (bits & TESSERA_WAIT_IDLE) {
+    return BlockedOn::kIdle;
+  }
+  switch (bits & (TESSERA_WAIT_CAN_SEND | TESSERA_WAIT_CAN_RECV)) {
+    case TESSERA_WAIT_CAN_SEND:
+      return BlockedOn::kCanSend;
+    case TESSERA_WAIT_CAN_RECV:
+      return BlockedOn::kCanRecv;
+    case TESSERA_WAIT_CAN_SEND | TESSERA_WAIT_CAN_RECV:
+      return BlockedOn::kCanSendOrRecv;
+    default:
+      return BlockedOn::kNothing;
+  }
+}
+
 }  // namespace
 
 MailboxFault::MailboxFault(const Hart& hart, uint16_t csr, uint32_t value, uint32_t fault)
@@ -153,6 +169,8 @@ uint32_t MailboxDevice::csr_swap(Hart& hart, uint16_t csr, uint32_t value) {
 void MailboxDevice::wait_for_wake(std::unique_lock<std::mutex>& lock, Hart& hart) {
   Waiter& waiter = waiters_[hart.index()];
   blocked_.push_back(hart.index());
+  // Before the lock is let go: whoever sees the state acts after the model has the waiter.
+  machine_.set_blocked(hart, blocked_on(tessera_mailbox_waiting(model_, hart.index())));
   while (!waiter.woken && !ended_ && !deadlocked_) {
     if (!detect_deadlock_) {
       waiter.cv.wait(lock);
@@ -171,6 +189,7 @@ void MailboxDevice::wait_for_wake(std::unique_lock<std::mutex>& lock, Hart& hart
     }
   }
   blocked_.erase(std::find(blocked_.begin(), blocked_.end(), hart.index()));
+  machine_.set_blocked(hart, BlockedOn::kNothing);
   if (ended_) {
     throw MachineExit(*ended_);
   }
@@ -216,6 +235,8 @@ void MailboxDevice::wake(void* opaque, uint32_t hart_index) {
   auto* self = static_cast<MailboxDevice*>(opaque);
   Waiter& waiter = self->waiters_[hart_index];
   waiter.woken = true;
+  // No longer blocked from here on, although its thread has yet to run.
+  self->machine_.set_blocked(self->machine_.hart_at(hart_index), BlockedOn::kNothing);
   waiter.cv.notify_one();
 }
 

@@ -4,7 +4,8 @@
 //
 // A CSR the model answers BLOCKED puts the calling hart's thread to sleep on
 // a condition variable of its own until the model wakes the hart, then the
-// CSR is issued again (never a spin). A CSR that completes moves the hart's
+// CSR is issued again (never a spin). While it sleeps, Machine::blocked_on
+// reports what it waits for. A CSR that completes moves the hart's
 // cycle counter to the model's resume time. A mailbox fault throws
 // MailboxFault (the illegal-instruction trap of the real machine).
 //

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "tessera/hal/csr.h"
@@ -89,13 +90,88 @@ TEST(HostMailboxBlocking, WaitingHartsSleepAndTheClockJumpsToTheArrival) {
       EXPECT_EQ(hart.cycles(), sent_at + machine.mailbox_latency(sender, receiver));
       return;
     }
-    std::this_thread::sleep_for(std::chrono::milliseconds(30));  // the receiver sleeps first
+    machine.wait_until_blocked(receiver, BlockedOn::kCanRecv);  // the receiver sleeps first
     hart.advance_cycles(1000);
     // Published before the send: the receiver may wake and check as soon as the message is in.
     // A CSR access ticks the clock once, before the device acts.
     sent_at = hart.cycles() + 1;
     hal::csr_write<TESSERA_CSR_SEND>(receiver);
   });
+}
+
+TEST(HostMailboxBlocking, TestsSeeWhichOperationAHartIsBlockedIn) {
+  MachineParams params;
+  params.buffer_flits = 4;  // one 4-flit message fills the network toward a thread
+  Machine machine(kShape, params);
+  const uint32_t receiver = 0, sender = 1, idler = 3, driver = 5, unstarted = 7;
+  const std::vector<uint32_t> ids{receiver, sender, idler, driver};
+  EXPECT_EQ(machine.blocked_on(receiver), BlockedOn::kNothing);
+  machine.run_on_harts(ids, [&](Hart& hart) {
+    if (hart.id() == receiver) {
+      hal::csr_write<TESSERA_CSR_FREE>(kSlot1);
+      EXPECT_EQ(hal::csr_swap<TESSERA_CSR_WAIT_UNTIL>(TESSERA_WAIT_CAN_RECV),
+                TESSERA_WAIT_CAN_RECV);
+    } else if (hart.id() == sender) {
+      // The unstarted thread gave no slots: one message in the network, one held, then full.
+      hal::csr_write<TESSERA_CSR_SEND_LEN>(3);
+      hal::csr_write<TESSERA_CSR_SEND>(unstarted);
+      hal::csr_write<TESSERA_CSR_SEND>(unstarted);
+      hal::csr_swap<TESSERA_CSR_WAIT_UNTIL>(TESSERA_WAIT_CAN_SEND);
+      ADD_FAILURE() << "the sender found room";
+    } else if (hart.id() == idler) {
+      // Never released: the other threads never go idle.
+      hal::csr_swap<TESSERA_CSR_WAIT_UNTIL>(TESSERA_WAIT_IDLE | TESSERA_WAIT_IDLE_VOTE);
+      ADD_FAILURE() << "the idler was released";
+    } else {
+      machine.wait_until_blocked(receiver, BlockedOn::kCanRecv);
+      machine.wait_until_blocked(sender, BlockedOn::kCanSend);
+      machine.wait_until_blocked(idler, BlockedOn::kIdle);
+      EXPECT_EQ(machine.blocked_on(driver), BlockedOn::kNothing);
+      EXPECT_EQ(machine.blocked_on(unstarted), BlockedOn::kNothing);
+      hal::csr_write<TESSERA_CSR_SEND_LEN>(0);
+      hal::csr_write<TESSERA_CSR_SEND>(receiver);
+      // Woken by the send itself, before its thread runs again.
+      EXPECT_EQ(machine.blocked_on(receiver), BlockedOn::kNothing);
+      EXPECT_EQ(machine.blocked_on(sender), BlockedOn::kCanSend);
+      hal::mmio_write32(TESSERA_EXIT_BASE, TESSERA_EXIT_PASS);  // stops the sender and idler
+    }
+  });
+  EXPECT_EQ(machine.exit_code(), 0);
+  for (const uint32_t id : ids) {
+    EXPECT_EQ(machine.blocked_on(id), BlockedOn::kNothing) << "hart " << id;
+  }
+}
+
+TEST(HostMailboxBlocking, WaitingForABlockThatNeverComesFailsNamingTheHart) {
+  MachineParams params;
+  params.detect_deadlock = false;  // the test thread ends the run
+  Machine machine(kShape, params);
+  std::string unbound_error, wrong_wait_error;
+  try {
+    machine.wait_until_blocked(2, BlockedOn::kCanRecv, std::chrono::milliseconds(20));
+  } catch (const WaitTimeout& e) {
+    unbound_error = e.what();
+  }
+  std::thread test([&] {
+    EXPECT_NO_THROW(machine.wait_until_blocked(2, BlockedOn::kCanRecv));
+    try {
+      machine.wait_until_blocked(2, BlockedOn::kCanSend, std::chrono::milliseconds(20));
+    } catch (const WaitTimeout& e) {
+      wrong_wait_error = e.what();
+    }
+    machine.end_run(0);  // stops the hart
+  });
+  const std::vector<uint32_t> ids{2};
+  machine.run_on_harts(ids, [&](Hart&) {
+    hal::csr_swap<TESSERA_CSR_WAIT_UNTIL>(TESSERA_WAIT_CAN_RECV);
+    ADD_FAILURE() << "woken";
+  });
+  test.join();
+  EXPECT_TRUE(Mentions(unbound_error, "hart 0x00000002 (index 2) did not block in can-recv "
+                                      "within 20 ms; it is not blocked"));
+  EXPECT_TRUE(Mentions(unbound_error, "bound to no thread"));
+  EXPECT_TRUE(Mentions(wrong_wait_error, "did not block in can-send"));
+  EXPECT_TRUE(Mentions(wrong_wait_error, "it is blocked in can-recv and bound to a thread"));
 }
 
 TEST(HostMailboxDeadlock, AllHartsWaitingForMessagesNobodySendsFailClearly) {
@@ -146,7 +222,8 @@ TEST(HostMailboxDeadlock, DetectionCanBeTurnedOffAndAnUnboundHostThreadCanWake) 
   Machine machine(kShape, params);
   const std::vector<uint32_t> ids{4};
   std::thread host([&] {
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    // Injected too early, the message would wake nothing: the hart must be asleep first.
+    EXPECT_NO_THROW(machine.wait_until_blocked(4, BlockedOn::kCanRecv));
     const std::vector<uint8_t> message(16, 0x5a);
     EXPECT_TRUE(machine.inject(4, message, 0));
   });
@@ -166,7 +243,8 @@ TEST(HostMailboxExit, TheEndOfTheRunStopsBlockedHarts) {
   std::atomic<int> woke{0};
   machine.run_on_harts(ids, [&](Hart& hart) {
     if (hart.id() == 2) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(30));
+      machine.wait_until_blocked(0, BlockedOn::kCanRecv);
+      machine.wait_until_blocked(1, BlockedOn::kCanRecv);
       hal::mmio_write32(TESSERA_EXIT_BASE, TESSERA_EXIT_FAIL | (7u << 16));
       return;
     }

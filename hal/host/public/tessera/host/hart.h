@@ -8,10 +8,27 @@
 #include <stdint.h>
 
 #include <atomic>
+#include <iosfwd>
+#include <string_view>
 
 namespace tessera::host {
 
 class Machine;
+
+// The blocking operation a hart's thread sleeps in, if any (Machine::blocked_on,
+// Machine::wait_until_blocked). The mailbox's WAIT_UNTIL is the only one today; a
+// device with another blocking operation adds its own value.
+enum class BlockedOn {
+  kNothing,        // running, finished, or not started
+  kCanSend,        // WAIT_UNTIL can-send (tinselWaitUntil(TINSEL_CAN_SEND), a blocked send)
+  kCanRecv,        // WAIT_UNTIL can-recv (tinselWaitUntil(TINSEL_CAN_RECV), a blocked receive)
+  kCanSendOrRecv,  // WAIT_UNTIL either
+  kIdle,           // WAIT_UNTIL with the idle bits (tinselIdle)
+};
+
+// "can-recv", "idle", ...: for messages and gtest output.
+std::string_view name(BlockedOn what);
+std::ostream& operator<<(std::ostream& out, BlockedOn what);
 
 class Hart {
  public:
@@ -22,6 +39,8 @@ class Hart {
   Machine& machine() const { return machine_; }
   uint32_t id() const { return id_; }        // global thread id (mhartid)
   uint32_t index() const { return index_; }  // dense index, 0..N-1
+  // A thread stands for this hart now (it holds a HartScope).
+  bool bound() const { return bound_.load(); }
 
   // Modelled cycle count (the CYCLE/CYCLEH CSRs). The host machine charges
   // one cycle per CSR or MMIO access so that time moves on in every loop

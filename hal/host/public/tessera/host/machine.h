@@ -9,6 +9,7 @@
 #include <array>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <exception>
 #include <functional>
 #include <memory>
@@ -94,6 +95,12 @@ class MailboxFault : public std::logic_error {
 // Thrown on every blocked hart when all running harts are blocked in the
 // mailbox for good (see MachineParams::detect_deadlock).
 class Deadlock : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Thrown by Machine::wait_until_blocked when the hart did not block in time.
+class WaitTimeout : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
@@ -195,6 +202,21 @@ class Machine {
   // deadlock detection compares the blocked harts against.
   uint32_t active_harts() const;
 
+  // --- Blocking, for tests -----------------------------------------------------------------
+  // What the hart's thread is asleep in now. A hart counts as blocked from the moment its
+  // device has recorded it as a waiter (so anything done after seeing the state wakes it)
+  // until the device wakes it.
+  BlockedOn blocked_on(uint32_t thread_id);
+  // Returns once the hart is blocked in `what`, without polling. Throws WaitTimeout, naming
+  // the hart, `what` and what the hart is doing instead, if that takes longer than `timeout`:
+  // a test that waits for a hart to fall asleep fails there rather than hanging.
+  static constexpr std::chrono::milliseconds kBlockedTimeout{10000};
+  void wait_until_blocked(uint32_t thread_id, BlockedOn what,
+                          std::chrono::milliseconds timeout = kBlockedTimeout);
+  // Called by devices, under their own lock, as the hart falls asleep in `what` and as it
+  // is woken (BlockedOn::kNothing).
+  void set_blocked(const Hart& hart, BlockedOn what);
+
  private:
   friend class HartScope;
 
@@ -213,6 +235,11 @@ class Machine {
 
   mutable std::mutex exit_mutex_;
   std::optional<int> exit_code_;
+
+  // Taken after a device's lock, never before one.
+  std::mutex blocked_mutex_;
+  std::condition_variable blocked_changed_;
+  std::vector<BlockedOn> blocked_;  // by dense index
 };
 
 }  // namespace tessera::host
