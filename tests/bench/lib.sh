@@ -5,13 +5,15 @@ apps="$TESSERA_REPO/build/firmware/apps"
 out_dir="$TESSERA_REPO/build/bench"
 mkdir -p "$out_dir"
 
+# The QEMU command line, formed in one place for ./tessera, the tests and here.
+qemu_cmd="$TESSERA_REPO/boards/tessera/qemu-cmd.sh"
+
 # boot <app-elf> <machine options> [qemu args]: prints the guest's output;
 # fails if the guest's verdict is not success.
 boot() {
     local elf=$1 machine=$2
     shift 2
-    "$TESSERA_QEMU" -M "tessera,$machine" -nodefaults -display none -serial stdio \
-        -monitor none -bios none -icount shift=0,sleep=off -kernel "$elf" "$@" \
+    "$qemu_cmd" "$TESSERA_QEMU" "$elf" "$machine" -- "$@" \
         2> >(grep -v "icount sleep disabled and no active timers" >&2)
 }
 

@@ -31,9 +31,8 @@ row alltoall_256_harts_host_s "$(printf '%.3f' "$t")" s
 instructions=$((50000000 * 6))
 mips() {
     local m=$1 t
-    t=$(for i in 1 2 3; do host_seconds "$TESSERA_QEMU" -M "$m" -nodefaults -display none \
-        -monitor none -bios none -icount shift=0,sleep=off \
-        -kernel "$apps/bench_mips_$m.elf"; done | median)
+    t=$(for i in 1 2 3; do host_seconds "$qemu_cmd" --machine "$m" "$TESSERA_QEMU" \
+        "$apps/bench_mips_$m.elf"; done | median)
     echo "$instructions / $t / 1000000" | bc -l
 }
 tessera_mips=$(mips tessera)

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# The QEMU command line of the emulated mesh, formed here and nowhere else:
+# ./tessera (run, demo, qemu-cmd), the QEMU tests (tests/qemu/CMakeLists.txt)
+# and the benchmarks (tests/bench/) all boot the machine through this script.
+#
+#   boards/tessera/qemu-cmd.sh [--print] [--machine NAME] <qemu> <elf|none> [key=value ...] [-- qemu args]
+#
+# Runs (execs) <qemu> booting <elf> on -M tessera with the given machine
+# properties, in the deterministic mode. A property argument is key=value,
+# several of them joined by commas, or `help` (QEMU lists the properties).
+# QEMU's own options follow `--`, or start at the first argument that begins
+# with `-` (so a tool that appends options, like tessera-host, needs no `--`).
+#   --print         print the command, quoted for a shell, instead of running it
+#   --machine NAME  another machine than tessera (the speed benchmark's virt)
+#   none            boot no image (the tests of QEMU's own errors)
+set -euo pipefail
+
+die() {
+    echo "qemu-cmd.sh: $*" >&2
+    exit 2
+}
+usage="usage: qemu-cmd.sh [--print] [--machine NAME] <qemu> <elf|none> [key=value ...] [-- qemu args]"
+
+print=0
+machine=tessera
+while [ $# -gt 0 ]; do
+    case $1 in
+    --print) print=1; shift ;;
+    --machine) [ $# -ge 2 ] || die "$usage"; machine=$2; shift 2 ;;
+    *) break ;;
+    esac
+done
+[ $# -ge 2 ] || die "$usage"
+qemu=$1 elf=$2
+shift 2
+
+properties=""
+qemu_args=()
+while [ $# -gt 0 ]; do
+    case $1 in
+    --) shift; qemu_args=("$@"); break ;;
+    -*) qemu_args=("$@"); break ;;
+    "") ;;  # no property: lets callers pass an empty set as ""
+    *=* | help) properties+=",$1" ;;
+    *) die "unexpected argument '$1' (machine properties are key=value; QEMU options go after --)" ;;
+    esac
+    shift
+done
+
+kernel=()
+[ "$elf" = none ] || kernel=(-kernel "$elf")
+
+# No default devices, window or monitor: stdin and stdout belong to the
+# console (-serial stdio). No firmware blob: every hart starts at the ELF's
+# entry. -icount shift=0,sleep=off: one instruction = 1 ns, single-threaded
+# round-robin TCG, so every run prints the same output and cycle counts.
+command=("$qemu" -M "$machine$properties" -nodefaults -display none -serial stdio
+    -monitor none -bios none -icount shift=0,sleep=off "${kernel[@]}" "${qemu_args[@]}")
+
+if [ "$print" -eq 1 ]; then
+    # Quoted only where a shell needs it, so the line reads as if typed by hand.
+    words=()
+    for word in "${command[@]}"; do
+        if [[ $word =~ ^[A-Za-z0-9_./,=:+@%-]+$ ]]; then
+            words+=("$word")
+        else
+            words+=("$(printf '%q' "$word")")
+        fi
+    done
+    echo "${words[*]}"
+else
+    exec "${command[@]}"
+fi
