@@ -158,8 +158,9 @@ done
 for f in "$here"/models/*.c "$here"/models/*.h; do
     sync_file "$f" "$tree/hw/riscv/tessera/models/$(basename "$f")"
 done
-sync_file "$repo/hal/include/tessera/hw/regs.h" \
-    "$tree/hw/riscv/tessera/include/tessera/hw/regs.h"
+for f in "$repo"/hal/include/tessera/hw/*.h; do
+    sync_file "$f" "$tree/hw/riscv/tessera/include/tessera/hw/$(basename "$f")"
+done
 
 build_dir="$tree/$build_subdir"
 if [ ! -f "$build_dir/build.ninja" ]; then

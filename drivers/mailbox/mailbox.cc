@@ -16,27 +16,7 @@ bool valid_length(uint32_t flits) {
 
 }  // namespace
 
-const char* mailbox_fault_name(uint32_t code) {
-  switch (static_cast<MailboxFault>(code)) {
-    case MailboxFault::kNone:
-      return "no fault";
-    case MailboxFault::kBadDestination:
-      return "bad destination";
-    case MailboxFault::kBadSlot:
-      return "bad slot";
-    case MailboxFault::kBadLength:
-      return "bad length";
-    case MailboxFault::kDoubleFree:
-      return "double free";
-    case MailboxFault::kRecvEmpty:
-      return "receive with nothing waiting";
-    case MailboxFault::kSendBusy:
-      return "send while can-send is 0";
-    case MailboxFault::kBadWait:
-      return "bad wait condition";
-  }
-  return "unknown fault";
-}
+const char* mailbox_fault_name(uint32_t code) { return tessera_mailbox_fault_name(code); }
 
 void Slot::write(const void* bytes, size_t size) const {
   volatile uint8_t* to = static_cast<volatile uint8_t*>(data());

@@ -86,7 +86,7 @@ TEST(MailboxDriver, PingPongTakesTheModelledLatencyEachWay) {
   const uint32_t a = ThreadId(kShape, 0, 0, 0, 0, 0, 0);
   const uint32_t b = ThreadId(kShape, 1, 0, 1, 0, 1, 1);
   const uint64_t latency = machine.mailbox_latency(a, b);
-  EXPECT_EQ(latency, 2 * TESSERA_MAILBOX_DEFAULT_TILE_HOP_CYCLES + 5000);
+  EXPECT_EQ(latency, 2 * TESSERA_DEFAULT_tile_hop_cycles + 5000);
   constexpr uint32_t kRounds = 20;
   std::vector<uint64_t> sent_at(kRounds), received_at(kRounds), echoed_at(kRounds),
       back_at(kRounds);
@@ -430,7 +430,7 @@ TEST(MailboxDriver, IdenticalRunsGiveIdenticalModelledTimes) {
   EXPECT_EQ(first, TokenRingCycles());
   EXPECT_EQ(first, TokenRingCycles());
   // The last hart received last: at least five laps of latencies.
-  EXPECT_GT(first.back(), 5u * TESSERA_MAILBOX_DEFAULT_BOARD_HOP_CYCLES);
+  EXPECT_GT(first.back(), 5u * TESSERA_DEFAULT_board_hop_cycles);
 }
 
 }  // namespace

@@ -1007,29 +1007,6 @@ TesseraCsrResult tessera_mailbox_csr(TesseraMailbox *m, uint32_t hart_index,
     return r;
 }
 
-const char *tessera_mailbox_fault_name(TesseraMailboxFault fault)
-{
-    switch (fault) {
-    case TESSERA_FAULT_NONE:
-        return "no fault";
-    case TESSERA_FAULT_BAD_DESTINATION:
-        return "bad destination";
-    case TESSERA_FAULT_BAD_SLOT:
-        return "bad slot";
-    case TESSERA_FAULT_BAD_LENGTH:
-        return "bad length";
-    case TESSERA_FAULT_DOUBLE_FREE:
-        return "double free";
-    case TESSERA_FAULT_RECV_EMPTY:
-        return "receive with nothing waiting";
-    case TESSERA_FAULT_SEND_BUSY:
-        return "send while can-send is 0";
-    case TESSERA_FAULT_BAD_WAIT:
-        return "bad wait condition";
-    }
-    return "unknown fault";
-}
-
 /* ---- the host ----------------------------------------------------------- */
 
 bool tessera_mailbox_inject(TesseraMailbox *m, uint32_t dest_thread_id,

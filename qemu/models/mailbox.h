@@ -54,12 +54,6 @@
 extern "C" {
 #endif
 
-/* Defaults of the QEMU machine (tile-hop-cycles, board-hop-cycles,
- * buffer-flits). */
-#define TESSERA_MAILBOX_DEFAULT_TILE_HOP_CYCLES  4u
-#define TESSERA_MAILBOX_DEFAULT_BOARD_HOP_CYCLES 150u
-#define TESSERA_MAILBOX_DEFAULT_BUFFER_FLITS     64u
-
 /* Multicast masks (MCAST_HI:MCAST_LO) name threads 0..63 of a mailbox. */
 #define TESSERA_MAILBOX_MCAST_THREADS            64u
 
@@ -105,19 +99,8 @@ typedef enum TesseraCsrResult {
     TESSERA_CSR_UNKNOWN, /* not a mailbox CSR */
 } TesseraCsrResult;
 
-/* Faults are reported to the guest as an illegal-instruction trap on the
- * CSR instruction; TESSERA_CSR_MBOX_FAULT then reads the code. */
-typedef enum TesseraMailboxFault {
-    TESSERA_FAULT_NONE = 0,
-    TESSERA_FAULT_BAD_DESTINATION = 1, /* send to a thread that doesn't exist */
-    TESSERA_FAULT_BAD_SLOT = 2,        /* pointer outside scratchpad/misaligned */
-    TESSERA_FAULT_BAD_LENGTH = 3,      /* more than 4 flits */
-    TESSERA_FAULT_DOUBLE_FREE = 4,     /* slot already owned by hardware */
-    TESSERA_FAULT_RECV_EMPTY = 5,      /* receive with nothing waiting */
-    TESSERA_FAULT_SEND_BUSY = 6,       /* send while can-send is false */
-    TESSERA_FAULT_BAD_WAIT = 7,        /* wait-until with no condition or
-                                        * an unknown bit */
-} TesseraMailboxFault;
+/* Faults: TesseraMailboxFault and tessera_mailbox_fault_name() in
+ * tessera/hw/regs.h. */
 
 typedef struct TesseraMailbox TesseraMailbox;
 
@@ -158,8 +141,6 @@ TesseraCsrResult tessera_mailbox_csr(TesseraMailbox *m, uint32_t hart_index,
                                      uint64_t *resume_at,
                                      TesseraMailboxFault *fault);
 
-/* Human-readable name of a fault, for logs and trap reports. */
-const char *tessera_mailbox_fault_name(TesseraMailboxFault fault);
 
 /* Offers a message of `flits` flits (1..4) from the host, sent at modelled
  * time `time`, to thread `dest_thread_id`. Returns false, taking nothing,

@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "fuzz_check.h"
+#include "tessera/hw/machine_params.h"
 
 namespace fuzz {
 namespace {
@@ -144,7 +145,7 @@ MailboxSetup decode_mailbox_setup(FuzzInput& in) {
   }
 
   const uint8_t buffer = in.byte();
-  c.buffer_flits = (buffer & 0x80) ? TESSERA_MAILBOX_DEFAULT_BUFFER_FLITS
+  c.buffer_flits = (buffer & 0x80) ? TESSERA_DEFAULT_buffer_flits
                                    : TESSERA_MAX_FLITS + (buffer & 0x1f);
   c.tile_hop_cycles = in.below(8);
   c.board_hop_cycles = in.byte();
@@ -319,6 +320,10 @@ uint8_t* MailboxHarness::scratch(uint32_t tile) {
 
 void MailboxHarness::on_wake(uint32_t hart) {
   FUZZ_CHECK(hart < num_harts_, "wake() names hart %u of %u", hart, num_harts_);
+  if (tracing()) {
+    fprintf(stderr, "  wake %u: idle %u undelivered %llu\n", hart, num_idle_,
+            static_cast<unsigned long long>(undelivered_));
+  }
   wakes_.push_back({hart, terminal(), all_voted_true()});
   harts_[hart].woken = true;
 }
@@ -327,6 +332,9 @@ bool MailboxHarness::on_host_message(uint32_t src_id, const uint8_t* msg, uint32
                                      uint64_t time) {
   FUZZ_CHECK(flits >= 1 && flits <= TESSERA_MAX_FLITS, "to_host() with %u flits", flits);
   FUZZ_CHECK(is_thread(src_id), "to_host() from 0x%x, no thread", src_id);
+  if (tracing()) {
+    fprintf(stderr, "  to_host from 0x%x: %s\n", src_id, host_accepts_ ? "taken" : "refused");
+  }
   if (!host_accepts_) {
     return false;
   }
@@ -531,9 +539,13 @@ void MailboxHarness::halt(uint32_t hart, HartState state, uint32_t value) {
 // After each call: the harts blocked in tinselIdle that the detector released
 // in it. A hart already woken (for a message, say) is not woken again, so
 // they are found by their detector state. The releases of one call come
-// together (one run of phase 2), so the state when the first released hart
-// was woken is the state at the release; if none was woken in the call, the
-// state after it.
+// together (one run of phase 2), so what held when one of them was woken by
+// its release held at the release. A hart whose awaited conditions do not
+// hold after the call was woken by its release; a wake of one whose
+// conditions hold may have been for them, earlier. If no wake is sure to be
+// a release, the state after the call is used: within one call the shadow
+// only moves toward terminal (the host takes messages), so that never
+// blames a correct release.
 void MailboxHarness::after_call(uint64_t rounds_before) {
   TesseraTermdetStats stats;
   tessera_mailbox_idle_stats(model_, &stats);
@@ -549,7 +561,8 @@ void MailboxHarness::after_call(uint64_t rounds_before) {
   };
   Wake at_release{kNone, terminal(), all_voted_true()};
   for (const Wake& w : wakes_) {
-    if (released(w.hart)) {
+    if (released(w.hart) &&
+        holds(w.hart, (harts_[w.hart].wait_value & kCanSend) | kCanRecv) == 0) {
       at_release = w;
       break;
     }

@@ -56,6 +56,39 @@ static inline int tessera_csr_is_mailbox(uint32_t csr)
     }
 }
 
+/* Mailbox faults: a bad mailbox operation traps as an illegal instruction
+ * on the CSR instruction, and TESSERA_CSR_MBOX_FAULT then reads the code.
+ * X(NAME, code, description) */
+#define TESSERA_MAILBOX_FAULTS(X)                                              \
+    X(NONE, 0, "no fault")                                                     \
+    X(BAD_DESTINATION, 1, "bad destination") /* no such thread */             \
+    X(BAD_SLOT, 2, "bad slot")       /* outside the scratchpad, misaligned */  \
+    X(BAD_LENGTH, 3, "bad length")   /* more than 4 flits */                   \
+    X(DOUBLE_FREE, 4, "double free") /* slot already owned by hardware */     \
+    X(RECV_EMPTY, 5, "receive with nothing waiting")                           \
+    X(SEND_BUSY, 6, "send while can-send is 0")                                \
+    X(BAD_WAIT, 7, "bad wait condition") /* none, or an unknown bit */
+
+#define TESSERA_FAULT_ENUM_(name, code, text) TESSERA_FAULT_##name = (code),
+typedef enum TesseraMailboxFault {
+    TESSERA_MAILBOX_FAULTS(TESSERA_FAULT_ENUM_)
+} TesseraMailboxFault;
+#undef TESSERA_FAULT_ENUM_
+
+/* "double free", ...; "unknown fault" for a code outside the list. */
+static inline const char *tessera_mailbox_fault_name(uint32_t code)
+{
+#define TESSERA_FAULT_NAME_(name, value, text)                                 \
+    case (value):                                                              \
+        return (text);
+    switch (code) {
+        TESSERA_MAILBOX_FAULTS(TESSERA_FAULT_NAME_)
+    default:
+        return "unknown fault";
+    }
+#undef TESSERA_FAULT_NAME_
+}
+
 /* Wait-until condition bits (TESSERA_CSR_WAIT_UNTIL). */
 #define TESSERA_WAIT_CAN_SEND   (1u << 0)
 #define TESSERA_WAIT_CAN_RECV   (1u << 1)

@@ -37,15 +37,15 @@
 namespace tessera::drivers {
 
 // Codes read from TESSERA_CSR_MBOX_FAULT (the model's TesseraMailboxFault).
-enum class MailboxFault : uint32_t {
-  kNone = 0,
-  kBadDestination = 1,  // send to a thread that doesn't exist
-  kBadSlot = 2,         // slot pointer outside the scratchpad or misaligned
-  kBadLength = 3,       // more than 4 flits
-  kDoubleFree = 4,      // slot already owned by hardware
-  kRecvEmpty = 5,       // receive with nothing waiting
-  kSendBusy = 6,        // send while can-send is 0
-  kBadWait = 7,         // wait-until with no condition or an unknown bit
+enum class MailboxFault : uint32_t {  // the codes of TESSERA_MAILBOX_FAULTS (regs.h)
+  kNone = TESSERA_FAULT_NONE,
+  kBadDestination = TESSERA_FAULT_BAD_DESTINATION,
+  kBadSlot = TESSERA_FAULT_BAD_SLOT,
+  kBadLength = TESSERA_FAULT_BAD_LENGTH,
+  kDoubleFree = TESSERA_FAULT_DOUBLE_FREE,
+  kRecvEmpty = TESSERA_FAULT_RECV_EMPTY,
+  kSendBusy = TESSERA_FAULT_SEND_BUSY,
+  kBadWait = TESSERA_FAULT_BAD_WAIT,
 };
 
 // "double free", ...; "unknown fault" for a code outside the list.

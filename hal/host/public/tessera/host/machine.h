@@ -24,6 +24,7 @@
 #include "mailbox.h"
 #include "tessera/host/device.h"
 #include "tessera/host/hart.h"
+#include "tessera/hw/machine_params.h"
 #include "tessera/hw/regs.h"
 
 namespace tessera::host {
@@ -43,21 +44,21 @@ struct HostMessage {
   uint64_t time;  // modelled cycle at which it reached the host
 };
 
-// Defaults are those of the QEMU machine (-M tessera).
+// Defaults are those of the QEMU machine (-M tessera): tessera/hw/machine_params.h.
 struct MachineParams {
-  uint32_t clock_mhz = 240;
+  uint32_t clock_mhz = TESSERA_DEFAULT_clock_mhz;
   // Bytes per board; 0: just enough for the image and the partitions,
   // rounded up to whole MiB.
   uint32_t dram_size = 0;
-  uint32_t partition_size = 16u << 10;  // bytes of stack and heap per hart
+  uint32_t partition_size = TESSERA_DEFAULT_partition_kib << 10;  // bytes of stack and heap per hart
   // Called with every console line as it is emitted, besides recording it
   // (e.g. to echo the guest's output). Called under the console's lock.
   std::function<void(const ConsoleLine&)> console_sink;
 
   // The mailbox network (docs/mailbox.md).
-  uint32_t tile_hop_cycles = TESSERA_MAILBOX_DEFAULT_TILE_HOP_CYCLES;
-  uint32_t board_hop_cycles = TESSERA_MAILBOX_DEFAULT_BOARD_HOP_CYCLES;  // L
-  uint32_t buffer_flits = TESSERA_MAILBOX_DEFAULT_BUFFER_FLITS;  // toward each mailbox
+  uint32_t tile_hop_cycles = TESSERA_DEFAULT_tile_hop_cycles;
+  uint32_t board_hop_cycles = TESSERA_DEFAULT_board_hop_cycles;  // L
+  uint32_t buffer_flits = TESSERA_DEFAULT_buffer_flits;  // toward each mailbox
   // Offered every message sent to the host id; returning false means the
   // host cannot take it now (its sender stalls until Machine::host_ready).
   // Unset: the host takes everything. Called under the mailbox's lock: it

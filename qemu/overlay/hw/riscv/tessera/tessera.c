@@ -43,34 +43,12 @@ typedef struct TesseraProp {
 
 #define TPROP(field) offsetof(TesseraMachineState, field)
 
+#define TESSERA_PROP_ROW(field, name, min, max, pow2, dflt, desc)              \
+    { name, TPROP(field), min, max, pow2, dflt, desc },
+
+/* The machine description of tessera/hw/machine_params.h */
 static const TesseraProp tessera_props[] = {
-    { "boards-x", TPROP(boards_x), 1, TESSERA_MAX_BOARDS_XY, false, 1,
-      "boards in the mesh, X extent" },
-    { "boards-y", TPROP(boards_y), 1, TESSERA_MAX_BOARDS_XY, false, 1,
-      "boards in the mesh, Y extent" },
-    { "tiles-x", TPROP(tiles_x), 1, TESSERA_MAX_TILES_XY, true, 2,
-      "tiles per board, X extent (power of two)" },
-    { "tiles-y", TPROP(tiles_y), 1, TESSERA_MAX_TILES_XY, true, 2,
-      "tiles per board, Y extent (power of two)" },
-    { "cores-per-tile", TPROP(cores_per_tile), 1, TESSERA_MAX_CORES, true, 1,
-      "cores per tile, sharing its mailbox (power of two)" },
-    { "threads-per-core", TPROP(threads_per_core), 1, TESSERA_MAX_THREADS,
-      true, 4, "hardware threads (harts) per core (power of two)" },
-    { "clock-mhz", TPROP(clock_mhz), 1, 10000, false, 240,
-      "modelled core clock in MHz" },
-    { "tile-hop-cycles", TPROP(tile_hop_cycles), 0, 100000, false, 4,
-      "modelled latency of one hop between tiles, in cycles" },
-    { "board-hop-cycles", TPROP(board_hop_cycles), 0, 1000000, false, 150,
-      "modelled latency L of one inter-board link hop, in cycles" },
-    { "dram-mib", TPROP(dram_mib), 8, 2047, false, 0,
-      "DRAM per board in MiB; 0 (the default) sizes it to fit the image "
-      "and the partitions" },
-    { "partition-kib", TPROP(partition_kib), 4, 65536, true, 16,
-      "stack and heap partition per hart in KiB (power of two)" },
-    { "cpi", TPROP(cpi), 1, 1000, false, 1,
-      "modelled cycles per retired instruction" },
-    { "buffer-flits", TPROP(buffer_flits), 4, 1048576, false, 64,
-      "network buffering toward each mailbox, in flits" },
+    TESSERA_MACHINE_PROPERTIES(TESSERA_PROP_ROW)
 };
 
 static uint32_t *tessera_prop_field(TesseraMachineState *s,
@@ -164,7 +142,7 @@ static bool tessera_check_config(TesseraMachineState *s, Error **errp)
     uint64_t dram = (uint64_t)s->dram_mib * MiB;
 
     if (harts > TESSERA_MAX_HARTS) {
-        error_setg(errp, "tessera: %" PRIu64 " harts requested, at most %d "
+        error_setg(errp, "tessera: %" PRIu64 " harts requested, at most %u "
                    "are supported", harts, TESSERA_MAX_HARTS);
         return false;
     }

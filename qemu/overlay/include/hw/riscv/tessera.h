@@ -12,6 +12,7 @@
 #include "hw/sysbus.h"
 #include "chardev/char-fe.h"
 #include "target/riscv/cpu.h"
+#include "tessera/hw/machine_params.h"
 #include "tessera/hw/regs.h"
 #include "termdet.h"
 
@@ -30,11 +31,6 @@ OBJECT_DECLARE_SIMPLE_TYPE(TesseraMswiState, TESSERA_MSWI)
 #define TYPE_TESSERA_MAILBOX "tessera-mailbox"
 OBJECT_DECLARE_SIMPLE_TYPE(TesseraMailboxState, TESSERA_MAILBOX)
 /* Upper bounds of the machine properties. */
-#define TESSERA_MAX_BOARDS_XY   8
-#define TESSERA_MAX_TILES_XY    8
-#define TESSERA_MAX_CORES       16
-#define TESSERA_MAX_THREADS     64
-#define TESSERA_MAX_HARTS       65536
 
 typedef struct TesseraTile {
     MemoryRegion space;      /* what the tile's harts see */
