@@ -184,22 +184,6 @@ bool never_implemented(uint32_t csr) {
   }
 }
 
-// Mailbox CSRs that act only when written (docs/mailbox.md: a csrr of them reads 0, does nothing).
-bool command_csr(uint32_t csr) {
-  switch (csr) {
-    case TESSERA_CSR_FREE:
-    case TESSERA_CSR_SEND_LEN:
-    case TESSERA_CSR_SEND_PTR:
-    case TESSERA_CSR_SEND:
-    case TESSERA_CSR_MCAST_HI:
-    case TESSERA_CSR_MCAST_LO:
-    case TESSERA_CSR_MCAST_SEND:
-      return true;
-    default:
-      return false;
-  }
-}
-
 constexpr bool read_only_csr(uint32_t csr) {
   return (csr >> 10) == 3;
 }
@@ -428,7 +412,7 @@ Fuzzer::Outcome Fuzzer::csr(uint32_t csr, Form form, uint32_t operand) {
   // (a send may find the outbound register busy).
   uint32_t expect = 0;
   uint32_t may_also = 0;
-  if (command_csr(csr) && !e.writes) {
+  if (tessera_csr_is_mailbox_command(csr) && !e.writes) {
     if (trapped || value != 0) {
       failure("csrr of a command CSR did something", csr, value, form);
     }

@@ -56,6 +56,24 @@ static inline int tessera_csr_is_mailbox(uint32_t csr)
     }
 }
 
+/* True for the mailbox CSRs that act only when written: a read of one
+ * (csrr, or csrrs/csrrc with x0) reads 0 and does nothing. */
+static inline int tessera_csr_is_mailbox_command(uint32_t csr)
+{
+    switch (csr) {
+    case TESSERA_CSR_FREE:
+    case TESSERA_CSR_SEND_LEN:
+    case TESSERA_CSR_SEND_PTR:
+    case TESSERA_CSR_SEND:
+    case TESSERA_CSR_MCAST_HI:
+    case TESSERA_CSR_MCAST_LO:
+    case TESSERA_CSR_MCAST_SEND:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 /* Mailbox faults: a bad mailbox operation traps as an illegal instruction
  * on the CSR instruction, and TESSERA_CSR_MBOX_FAULT then reads the code.
  * X(NAME, code, description) */

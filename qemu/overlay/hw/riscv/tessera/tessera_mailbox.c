@@ -32,23 +32,6 @@
 
 static TesseraMailboxState *tessera_mbox;
 
-/* CSRs that only act when written (csrr of them reads 0 and does nothing) */
-static bool tessera_mailbox_csr_is_command(int csrno)
-{
-    switch (csrno) {
-    case TESSERA_CSR_FREE:
-    case TESSERA_CSR_SEND_LEN:
-    case TESSERA_CSR_SEND_PTR:
-    case TESSERA_CSR_SEND:
-    case TESSERA_CSR_MCAST_HI:
-    case TESSERA_CSR_MCAST_LO:
-    case TESSERA_CSR_MCAST_SEND:
-        return true;
-    default:
-        return false;
-    }
-}
-
 static uint8_t *tessera_mailbox_scratchpad(void *opaque, uint32_t tile)
 {
     TesseraMailboxState *s = opaque;
@@ -131,7 +114,7 @@ static RISCVException tessera_mailbox_op(CPURISCVState *env, int csrno,
     }
     /* The debugger may look, but must not change or wait on anything. */
     if (env->debugger ||
-        (tessera_mailbox_csr_is_command(csrno) && write_mask == 0)) {
+        (tessera_csr_is_mailbox_command(csrno) && write_mask == 0)) {
         return RISCV_EXCP_NONE;
     }
 
