@@ -3,30 +3,37 @@
 // reason the detectors need colours (docs/idle.md, "Why colours are needed").
 //
 // Roles by dense index, chosen so that the software detectors meet the case. A = 1 is visited
-// early (right after the master in Safra's ring; a child of the clock tree's root). C = 2
-// computes for kHold instructions first, holding the token back (Safra: A < C < B round the
-// ring; clock tree: thread 9 is C's child, and the root waits for C's subtree). B sends m to A
-// once A has been visited; A answers m' to B and then computes for kBusy instructions before it
-// idles; B receives m' and idles. When C lets the token go, the counts of A (taken before m)
-// and of B add up to zero: only B's colour (it received m' after it was last counted) stops a
-// false termination while A is busy. Round 0: B = 9 computes briefly and sends m. Round 1: B is
-// the master (thread 0), woken by W = 3 (message x) to send m, which makes the master's own
-// colour the one that matters.
+// early (right after the master in Safra's ring; a child of the clock tree's root). C = 2 holds
+// the token back (Safra: A < C < B round the ring; clock tree: thread 9 is C's child, and the
+// root waits for C's subtree). B sends m to A once A has been visited; A answers m' to B and
+// stays busy; B receives m' and idles. Only then does C let the token go, and the counts of A
+// (taken before m) and of B add up to zero: only B's colour (it received m' after it was last
+// counted) stops a false termination while A is busy. Round 0: B = 9 computes briefly and
+// sends m. Round 1: B is the master (thread 0), woken by W = 3 (message x) to send m, which
+// makes the master's own colour the one that matters.
 //
-// Busy periods must be real in host order too: under deterministic single-threaded TCG a hart
-// runs until it blocks or until the round-robin kick, every 100 ms of virtual time (100M
-// instructions at -icount shift=0). kHold and kBusy exceed that, so the other harts, and the
-// protocol, run while A is in the middle of its computation.
+// Busy and holding are blocking waits, so the protocol runs in the middle of them however the
+// harts are scheduled (no hart has to be preempted: under deterministic single-threaded TCG a
+// computing hart runs until the round-robin kick, every 100M instructions):
+//  - C sleeps in wfi until B, having received m', wakes it through C's MSWI msip (all roles
+//    are on board 0, whose DRAM they share for the flag beside it).
+//  - A, with a software detector, sleeps until the detector's next message reaches it. The
+//    master sends it one only after it has concluded the lap or wave that counted A before m:
+//    the next lap or wave when the colours fail it, the release when a detector ignores them.
+//    The hardware sends a busy thread nothing, and cannot conclude anything while A (on board
+//    0 with every other role) is busy, so there A only computes.
+// Then A computes for kBusy instructions, so that its modelled busy period ends after any
+// release a detector could have given while it was busy.
 //
 // After each release every thread reports its release cycle to A, which checks that nobody
 // was released before it entered idle.
 #include "idle_app.h"
+#include "tessera/hal/mmio.h"
 
 using namespace idle_app;
 
 namespace {
-constexpr uint32_t kHold = 150000000;
-constexpr uint32_t kBusy = 150000000;
+constexpr uint32_t kBusy = 300000;
 constexpr uint32_t kBrief = 20000;
 constexpr uint32_t kX = 0x6d000000, kM = 0x6d000001, kMPrime = 0x6d000002;
 constexpr uint32_t kNone = UINT32_MAX;
@@ -35,6 +42,38 @@ struct Roles {
   uint32_t a, b, c, w;
 };
 constexpr Roles kRounds[] = {{1, 9, 2, kNone}, {1, 0, 2, 3}};
+
+// The software detectors talk to every thread; the hardware talks to none.
+constexpr bool kDetectorMessagesReachA = __is_base_of(tessera::termination::SoftwareCore, Det);
+
+// The round (+ 1) in which B has let C go. In board 0's DRAM, shared by every role.
+volatile uint32_t hold_released = 0;
+
+constexpr uint32_t kMieMachineSoftware = 1u << 3;  // mie.MSIE: msip wakes wfi, untaken
+
+inline void fence() { asm volatile("fence iorw, iorw" : : : "memory"); }
+
+// msip of a thread of board 0.
+uint32_t msip_address(uint32_t index) { return TESSERA_MSWI_BASE + 4 * index; }
+
+// C: sleeps until B sets hold_released to `value`.
+void hold(uint32_t value, uint32_t me) {
+  asm volatile("csrw mie, %0" : : "r"(kMieMachineSoftware));
+  while (hold_released != value) {
+    asm volatile("wfi" : : : "memory");  // msip is level-triggered: an early wake-up is kept
+  }
+  fence();
+  tessera::hal::mmio_write32(msip_address(me), 0);
+  asm volatile("csrw mie, %0" : : "r"(0u));
+}
+
+// B: lets C go.
+void release_hold(uint32_t value, uint32_t c) {
+  fence();
+  hold_released = value;
+  fence();
+  tessera::hal::mmio_write32(msip_address(c), 1);
+}
 }  // namespace
 
 int main() {
@@ -47,7 +86,7 @@ int main() {
     const Roles& ro = kRounds[round];
     uint64_t a_entered = 0;
     if (m.me == ro.c) {
-      compute(kHold);
+      hold(round + 1, m.me);
     } else if (m.me == ro.w) {
       compute(kBrief);
       send_msg(det, m.thread_at(ro.b), kX, round, 0);
@@ -63,11 +102,16 @@ int main() {
       }
       if (m.me == ro.a && got.a == kM) {
         send_msg(det, m.thread_at(ro.b), kMPrime, round, 0);
+        if constexpr (kDetectorMessagesReachA) {
+          tinselWaitUntil(TINSEL_CAN_RECV);  // takes nothing: idle() handles it
+        }
         compute(kBusy);
         a_entered = cycles();
       } else if (m.me == ro.b && got.a == kX) {
         send_msg(det, m.thread_at(ro.a), kM, round, 0);
-      } else if (!(m.me == ro.b && got.a == kMPrime)) {
+      } else if (m.me == ro.b && got.a == kMPrime) {
+        release_hold(round + 1, ro.c);
+      } else {
         fail("unexpected message", got.a);
       }
     }
