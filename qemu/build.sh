@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Builds qemu-system-riscv32 with the Tessera machine: Debian's QEMU 10.0.x
 # source (upstream tarball of the `qemu` source package) + the overlay in
-# this folder (new files, a few small patches, the plain C device models and
-# the shared register header).
+# this folder (new files, a few small patches), the plain C device models of
+# models/ and the shared register header.
 #
 # Cached outside the clone: the source tree and its build directory once per
 # QEMU version and patch set, and each finished binary under a hash of its
@@ -44,7 +44,7 @@ die() { say "error: $*"; exit 1; }
 # Everything that goes into the binary, as a hash.
 inputs_hash() {
     (cd "$repo" &&
-        find qemu/build.sh qemu/patches qemu/overlay qemu/models \
+        find qemu/build.sh qemu/patches qemu/overlay models \
             hal/include/tessera/hw -type f \
             \( -name '*.c' -o -name '*.h' -o -name '*.patch' -o -name '*.mak' \
                -o -name 'meson.build' -o -name 'trace-events' -o -name 'Kconfig' \
@@ -155,8 +155,15 @@ fi
 (cd "$here/overlay" && find . -type f) | while read -r f; do
     sync_file "$here/overlay/$f" "$tree/$f"
 done
-for f in "$here"/models/*.c "$here"/models/*.h; do
+# The model library (models/): sources and private headers beside each
+# other, public headers under include/tessera/models/ as its clients name
+# them.
+for f in "$repo"/models/*.c "$repo"/models/*.h; do
+    [ -e "$f" ] || continue
     sync_file "$f" "$tree/hw/riscv/tessera/models/$(basename "$f")"
+done
+for f in "$repo"/models/include/tessera/models/*.h; do
+    sync_file "$f" "$tree/hw/riscv/tessera/include/tessera/models/$(basename "$f")"
 done
 for f in "$repo"/hal/include/tessera/hw/*.h; do
     sync_file "$f" "$tree/hw/riscv/tessera/include/tessera/hw/$(basename "$f")"

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "mailbox.h"
+#include "tessera/models/mailbox.h"
 #include "tessera/hal/csr.h"
 #include "tessera/host/machine.h"
 

@@ -5,7 +5,7 @@
 #include <mutex>
 #include <vector>
 
-#include "console.h"
+#include "tessera/models/console.h"
 #include "tessera/host/device.h"
 #include "tessera/host/machine.h"
 

@@ -21,7 +21,7 @@
 #include <mutex>
 #include <vector>
 
-#include "mailbox.h"
+#include "tessera/models/mailbox.h"
 #include "tessera/host/device.h"
 #include "tessera/host/machine.h"
 

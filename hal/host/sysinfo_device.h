@@ -4,7 +4,7 @@
 
 #include <mutex>
 
-#include "sysinfo.h"
+#include "tessera/models/sysinfo.h"
 #include "tessera/host/device.h"
 
 namespace tessera::host {

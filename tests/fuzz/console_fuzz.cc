@@ -1,4 +1,4 @@
-// libFuzzer target: the console model (qemu/models/console.c). Bytes,
+// libFuzzer target: the console model (models/console.c). Bytes,
 // flushes and out-of-range harts in any order; a shadow line buffer per hart
 // says exactly which line each emit must carry (docs/fuzzing.md).
 //
@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "console.h"
+#include "tessera/models/console.h"
 #include "fuzz_check.h"
 #include "fuzz_input.h"
 #include "tessera/hw/regs.h"

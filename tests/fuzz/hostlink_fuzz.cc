@@ -1,5 +1,5 @@
 // libFuzzer target: the host link, both directions, into and out of the
-// mailbox model (qemu/models/mailbox.c), with the guest operations of
+// mailbox model (models/mailbox.c), with the guest operations of
 // mailbox_harness.h around it.
 //
 // The framing (docs/mailbox.md, "Host link") is not in the model: the QEMU

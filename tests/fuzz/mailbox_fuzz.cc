@@ -1,4 +1,4 @@
-// libFuzzer target: the mailbox and router model (qemu/models/mailbox.c)
+// libFuzzer target: the mailbox and router model (models/mailbox.c)
 // driven CSR by CSR by every hart of an arbitrary small machine, plus the
 // host port, with the invariants of mailbox_harness.h (docs/fuzzing.md).
 //

@@ -1,4 +1,4 @@
-// Drives the mailbox and network model (qemu/models/mailbox.h) the way the
+// Drives the mailbox and network model (tessera/models/mailbox.h) the way the
 // QEMU wrapper does, one CSR of one hart at a time, plus the host port, and
 // checks every answer against a shadow of what the guest and the host know:
 //
@@ -24,7 +24,7 @@
 #include <vector>
 
 #include "fuzz_input.h"
-#include "mailbox.h"
+#include "tessera/models/mailbox.h"
 
 namespace fuzz {
 

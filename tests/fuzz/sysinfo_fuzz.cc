@@ -1,4 +1,4 @@
-// libFuzzer target: the sysinfo model (qemu/models/sysinfo.c). A
+// libFuzzer target: the sysinfo model (models/sysinfo.c). A
 // configuration, often invalid, then reads and writes of any offset by any
 // hart id; every answer is checked against the register table of
 // tessera/hw/regs.h and the check-in rules of sysinfo.h (docs/fuzzing.md).
@@ -11,7 +11,7 @@
 
 #include "fuzz_check.h"
 #include "fuzz_input.h"
-#include "sysinfo.h"
+#include "tessera/models/sysinfo.h"
 
 namespace {
 

@@ -1,4 +1,4 @@
-// libFuzzer target: the termination detector (qemu/models/termdet.c) on its
+// libFuzzer target: the termination detector (models/termdet.c) on its
 // own, as termdet.h allows it to be driven: guest events (sends, receives,
 // threads entering and leaving idle, host injections and takes) and protocol
 // steps run one at a time in any order (tessera_termdet_run_step), on
@@ -20,7 +20,7 @@
 
 #include "fuzz_check.h"
 #include "fuzz_input.h"
-#include "termdet.h"
+#include "tessera/models/termdet.h"
 
 namespace {
 

@@ -1,7 +1,7 @@
 /*
  * Promela model of the termination detector behind tinselIdle(vote)
  * (DESIGN 1.2, docs/idle.md, docs/model-check.md), written to follow
- * qemu/models/termdet.c step for step.
+ * models/termdet.c step for step.
  *
  * The detector: per board a signed count (sent - received), an idle bit
  * (every thread of the board in idle), the AND of the votes and a colour;

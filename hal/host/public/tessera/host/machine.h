@@ -21,7 +21,7 @@
 #include <utility>
 #include <vector>
 
-#include "mailbox.h"
+#include "tessera/models/mailbox.h"
 #include "tessera/host/device.h"
 #include "tessera/host/hart.h"
 #include "tessera/hw/machine_params.h"

@@ -1,6 +1,6 @@
 /*
  * Tessera console: a transmit-only UART that assembles each hart's bytes
- * into lines (qemu/models/console.c) so that lines of different harts never
+ * into lines (models/console.c) so that lines of different harts never
  * interleave on the chardev.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
@@ -15,7 +15,7 @@
 #include "qemu/main-loop.h"
 #include "qemu/notify.h"
 #include "system/system.h"
-#include "console.h"
+#include "tessera/models/console.h"
 #include "trace.h"
 
 static void tessera_console_emit(void *opaque, uint32_t hart_index,

@@ -1,6 +1,6 @@
 /*
  * Tessera mailboxes: the Tinsel CSRs of every hart, driving the mailbox and
- * network model (qemu/models/mailbox.c), and the network's host port on a
+ * network model (models/mailbox.c), and the network's host port on a
  * chardev (the host link).
  *
  * A CSR that must wait never blocks the host thread: under the BQL the model
@@ -25,7 +25,7 @@
 #include "hw/qdev-properties.h"
 #include "hw/qdev-properties-system.h"
 #include "hw/riscv/tessera.h"
-#include "mailbox.h"
+#include "tessera/models/mailbox.h"
 #include "trace.h"
 
 #define HOSTLINK_HEADER 16

@@ -1,6 +1,6 @@
 /*
  * Tessera sysinfo: machine facts, per-hart partitions and the boot check-in
- * register (qemu/models/sysinfo.c). The last check-in ends the run.
+ * register (models/sysinfo.c). The last check-in ends the run.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -11,7 +11,7 @@
 #include "hw/qdev-properties.h"
 #include "hw/riscv/tessera.h"
 #include "system/runstate.h"
-#include "sysinfo.h"
+#include "tessera/models/sysinfo.h"
 #include "trace.h"
 
 static uint32_t tessera_sysinfo_current_id(int hart)

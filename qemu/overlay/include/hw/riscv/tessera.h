@@ -14,7 +14,7 @@
 #include "target/riscv/cpu.h"
 #include "tessera/hw/machine_params.h"
 #include "tessera/hw/regs.h"
-#include "termdet.h"
+#include "tessera/models/termdet.h"
 
 #define TYPE_TESSERA_MACHINE MACHINE_TYPE_NAME("tessera")
 OBJECT_DECLARE_SIMPLE_TYPE(TesseraMachineState, TESSERA_MACHINE)

@@ -25,7 +25,7 @@
  * The model does no locking: the QEMU wrapper calls it under the BQL and
  * the host backend under a mutex of its own.
  */
-#include "mailbox.h"
+#include "tessera/models/mailbox.h"
 
 #include <stdlib.h>
 #include <string.h>

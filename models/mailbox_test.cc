@@ -1,7 +1,7 @@
 // The mailbox and network model on its own, driven CSR by CSR as the QEMU
 // wrapper and the host backend drive it: slots, delivery, back-pressure,
 // faults, modelled time, waking, counts and the host port.
-#include "mailbox.h"
+#include "tessera/models/mailbox.h"
 
 #include <gtest/gtest.h>
 

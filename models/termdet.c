@@ -21,7 +21,7 @@
  * Every operation is O(1) except starting a round and the phases (O(boards))
  * and a board's release (O(threads of the board)).
  */
-#include "termdet.h"
+#include "tessera/models/termdet.h"
 
 #include <stdlib.h>
 

@@ -1,6 +1,6 @@
 // The console model on its own: lines come out whole, per hart, split at
 // TESSERA_CONSOLE_LINE_MAX.
-#include "console.h"
+#include "tessera/models/console.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // The sysinfo model on its own: registers match the shape for every hart,
 // and the check-in register ends the run after the last hart.
-#include "sysinfo.h"
+#include "tessera/models/sysinfo.h"
 
 #include <gtest/gtest.h>
 

@@ -5,7 +5,7 @@
  * The model does no locking: the QEMU wrapper calls it under the BQL and
  * the host backend under a mutex of its own.
  */
-#include "sysinfo.h"
+#include "tessera/models/sysinfo.h"
 
 #include <stdlib.h>
 

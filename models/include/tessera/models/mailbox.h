@@ -47,7 +47,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "termdet.h"
+#include "tessera/models/termdet.h"
 #include "tessera/hw/regs.h"
 
 #ifdef __cplusplus

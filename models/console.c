@@ -8,7 +8,7 @@
  * The model does no locking: the QEMU wrapper calls it under the BQL and
  * the host backend under a mutex of its own.
  */
-#include "console.h"
+#include "tessera/models/console.h"
 
 #include <stdlib.h>
 

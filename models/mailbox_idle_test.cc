@@ -1,7 +1,7 @@
 // tinselIdle in the mailbox model: WAIT_UNTIL with the idle bits, driven CSR
 // by CSR as the QEMU wrapper and the host backend drive it, over the
 // termination detector the mailbox owns (termdet.h, docs/idle.md).
-#include "mailbox.h"
+#include "tessera/models/mailbox.h"
 
 #include <gtest/gtest.h>
 

@@ -2,7 +2,7 @@
 // receives, threads entering and leaving idle) and protocol steps (tokens,
 // release, enable), in the eager order the integration uses and in
 // adversarial orders, against an omniscient checker.
-#include "termdet.h"
+#include "tessera/models/termdet.h"
 
 #include <gtest/gtest.h>
 
