@@ -1,0 +1,290 @@
+/*
+ * Mailbox and network model, private to its files: the state and the
+ * functions the files share. tessera/models/mailbox.h is the public API.
+ *
+ * The model is split by concern:
+ *   mailbox.c        construction, teardown and the read-only queries
+ *   mailbox_pool.c   fixed-size message records from malloc'd chunks
+ *   mailbox_fifo.c   the intrusive FIFOs (slots, harts, pending messages)
+ *   mailbox_route.c  dimension-ordered routes, link contention, latency
+ *   mailbox_net.c    admission under finite buffering, delivery to slots
+ *   mailbox_csr.c    slot and CSR semantics of each thread
+ *   mailbox_idle.c   the termination detector's side of the CSRs
+ *   mailbox_host.c   the host port (inject, to_host, host_ready)
+ *
+ * State, all in dense arrays:
+ *   threads  per hart index: CSR registers, the slots it gave to hardware
+ *            (FIFO), the messages waiting for RECV (FIFO), the messages
+ *            waiting in the network for a slot (FIFO), its outbound register
+ *   tiles    per dense tile index: flits buffered toward the mailbox, the
+ *            FIFO of senders blocked on it
+ *   slots    per tile * TESSERA_SLOTS_PER_TILE: who owns the slot, a link
+ *            for the FIFO it is on, when its message became receivable
+ *   links    4 directed links per tile of the global grid + 2 host links
+ *
+ * Every operation is O(1) apart from the route length and the threads a
+ * multicast reaches; nothing scans all threads or tiles (a release by the
+ * termination detector visits the threads of each board once).
+ */
+#ifndef TESSERA_MODELS_MAILBOX_INTERNAL_H
+#define TESSERA_MODELS_MAILBOX_INTERNAL_H
+
+#include "tessera/models/mailbox.h"
+
+#define MBOX_MAX_EXTENT   (1u << 16)
+#define MBOX_NO_SLOT      0xffffu
+#define MBOX_NO_HART      UINT32_MAX
+#define MBOX_HOST_TILE    UINT32_MAX
+#define MBOX_POOL_CHUNK   256
+#define MBOX_WAIT_BITS    (TESSERA_WAIT_CAN_SEND | TESSERA_WAIT_CAN_RECV)
+#define MBOX_IDLE_BITS    (TESSERA_WAIT_IDLE | TESSERA_WAIT_IDLE_VOTE)
+
+/* Where a thread stands in a tinselIdle call. */
+enum {
+    IDLE_NONE,         /* not in one */
+    IDLE_WAITING,      /* blocked in idle, the detector has it as idle */
+    IDLE_READY,        /* released: the next issue returns idle_value */
+};
+
+/* Who owns a slot. */
+enum {
+    SLOT_SOFTWARE,     /* software's, no received message in it */
+    SLOT_SOFTWARE_MSG, /* software's, holds a message it received */
+    SLOT_HW_FREE,      /* given to hardware, empty, on a free FIFO */
+    SLOT_HW_FULL,      /* hardware's, holds a message waiting for RECV */
+};
+
+/* The dimensions of the mesh; a tile has a + and a - link in each. */
+enum {
+    MBOX_AXIS_X,
+    MBOX_AXIS_Y,
+    MBOX_AXES,
+};
+#define MBOX_LINKS_PER_TILE (2 * MBOX_AXES)
+
+typedef struct MboxMsg MboxMsg;
+struct MboxMsg {
+    MboxMsg *next_free;   /* pool */
+    uint32_t src_hart;    /* MBOX_NO_HART: from the host */
+    uint32_t src_id;      /* thread id of the sender */
+    uint32_t dest_tile;   /* dense tile index, MBOX_HOST_TILE: the host */
+    uint32_t dest_thread; /* unicast: thread in tile */
+    uint64_t mask;        /* multicast: threads in tile; 0 for unicast */
+    uint32_t flits;
+    uint32_t refs;        /* deliveries into slots still to make */
+    uint64_t sent_at;     /* when its sender issued it */
+    uint64_t arrival;     /* when it reached the destination mailbox */
+    uint8_t data[TESSERA_BYTES_PER_SLOT];
+};
+
+/* A message waiting in the network for a slot of one receiving thread. */
+typedef struct MboxPending MboxPending;
+struct MboxPending {
+    MboxPending *next;
+    MboxMsg *msg;
+};
+
+typedef struct MboxThread {
+    uint32_t id;
+    uint32_t send_ptr;       /* bus address */
+    uint32_t send_len;       /* flits - 1 */
+    uint32_t mcast_hi, mcast_lo;
+    uint32_t last_fault;
+    uint32_t wait_bits;      /* conditions of a blocked WAIT_UNTIL */
+    uint16_t free_head, free_tail; /* slots given to hardware */
+    uint16_t recv_head, recv_tail; /* slots holding messages for RECV */
+    MboxPending *pend_head, *pend_tail;
+    MboxMsg *outbound;       /* a send the network has not taken yet */
+    uint32_t next_blocked;   /* FIFO of senders blocked on one mailbox */
+    uint64_t send_ready;     /* when can-send last became true */
+    TesseraMailboxCounts counts;
+    uint8_t idle;            /* IDLE_* */
+    uint32_t idle_value;     /* IDLE_READY: (1 << 2) | (all voted true << 3) */
+    uint64_t idle_resume;    /* IDLE_READY: when the release reached it */
+} MboxThread;
+
+typedef struct MboxTile {
+    uint32_t buffer_used;    /* flits not yet delivered into a slot */
+    uint32_t blocked_head, blocked_tail;
+    uint32_t pos[MBOX_AXES]; /* position in the global tile grid */
+    bool host_waiting;       /* the host was refused here */
+} MboxTile;
+
+/* A directed link is busy for `flits` cycles per message. */
+typedef struct MboxLink {
+    uint64_t last_start;     /* latest (modelled) start of a message */
+    uint64_t next_free;      /* when that message has left the link */
+} MboxLink;
+
+/* Fixed-size objects from malloc'd chunks; never returned before free. */
+typedef struct MboxPool {
+    size_t size;
+    void *free_list;
+    void *chunks;            /* linked through their first pointer */
+} MboxPool;
+
+struct TesseraMailbox {
+    TesseraMailboxConfig cfg;
+    TesseraMailboxHost host;
+    uint32_t num_harts, num_tiles;
+    uint32_t threads_per_tile, tile_shift, threads_per_board;
+    uint32_t slots_per_thread;
+    uint32_t board_shift, board_x_bits;
+    uint32_t grid[MBOX_AXES];      /* global tile grid extents */
+    uint32_t board_tiles[MBOX_AXES]; /* tiles of one board per axis */
+    uint32_t host_id;
+    MboxThread *threads;
+    MboxTile *tiles;
+    uint8_t *slot_state;
+    uint16_t *slot_next;
+    uint64_t *slot_time;
+    MboxLink *links;          /* grid tiles * 4, then host in, host out */
+    TesseraMailboxCounts *boards;
+    TesseraMailboxCounts host_counts;
+    uint32_t host_blocked_head, host_blocked_tail;
+    MboxPool msgs, pendings;
+    TesseraTermdet *td;       /* termination detection (tinselIdle) */
+    uint32_t calling;         /* hart inside tessera_mailbox_csr */
+};
+
+static inline uint64_t mbox_max_u64(uint64_t a, uint64_t b)
+{
+    return a > b ? a : b;
+}
+
+static inline uint64_t mbox_min_u64(uint64_t a, uint64_t b)
+{
+    return a < b ? a : b;
+}
+
+static inline uint32_t mbox_popcount64(uint64_t x)
+{
+    uint32_t n = 0;
+
+    for (; x != 0; x &= x - 1) {
+        n++;
+    }
+    return n;
+}
+
+/* ---- ids, tiles, slots -------------------------------------------------- */
+
+/* Dense hart index of thread id `id`; false if no such thread. */
+static inline bool mbox_hart_of(const TesseraMailbox *m, uint32_t id,
+                                uint32_t *hart)
+{
+    /* Both shifts are below 32: the host id's row fits in 32 bits. */
+    uint32_t board_bits = id >> m->board_shift;
+    uint32_t bx = board_bits & ((1u << m->board_x_bits) - 1);
+    uint32_t by = board_bits >> m->board_x_bits;
+
+    if (bx >= m->cfg.shape.boards_x || by >= m->cfg.shape.boards_y) {
+        return false;
+    }
+    *hart = (by * m->cfg.shape.boards_x + bx) * m->threads_per_board +
+            (id & (m->threads_per_board - 1));
+    return true;
+}
+
+static inline uint32_t mbox_tile_of(const TesseraMailbox *m, uint32_t hart)
+{
+    return hart >> m->tile_shift;
+}
+
+static inline uint32_t mbox_board_of(const TesseraMailbox *m, uint32_t hart)
+{
+    return hart / m->threads_per_board;
+}
+
+static inline uint32_t mbox_thread_hart(const TesseraMailbox *m,
+                                        const MboxThread *t)
+{
+    return (uint32_t)(t - m->threads);
+}
+
+/* Slot number within the tile of a slot's bus address, or -1. */
+static inline int mbox_slot_number(uint32_t bus_address)
+{
+    uint32_t offset = bus_address - TESSERA_SCRATCH_BASE;
+
+    if (bus_address < TESSERA_SCRATCH_BASE || offset >= TESSERA_SCRATCH_SIZE ||
+        offset % TESSERA_BYTES_PER_SLOT != 0) {
+        return -1;
+    }
+    return (int)(offset / TESSERA_BYTES_PER_SLOT);
+}
+
+static inline size_t mbox_slot_index(uint32_t tile, uint32_t slot)
+{
+    return (size_t)tile * TESSERA_SLOTS_PER_TILE + slot;
+}
+
+static inline uint8_t *mbox_slot_bytes(TesseraMailbox *m, uint32_t tile,
+                                       uint32_t slot)
+{
+    return m->host.scratchpad(m->host.opaque, tile) +
+           (size_t)slot * TESSERA_BYTES_PER_SLOT;
+}
+
+/* ---- mailbox_pool.c ----------------------------------------------------- */
+
+void mbox_pool_init(MboxPool *p, size_t size);
+void *mbox_pool_get(MboxPool *p);
+void mbox_pool_put(MboxPool *p, void *obj);
+void mbox_pool_destroy(MboxPool *p);
+
+/* ---- mailbox_fifo.c ----------------------------------------------------- */
+
+/* Slots of one tile, linked through slot_next. */
+void mbox_slot_fifo_push(TesseraMailbox *m, uint32_t tile, uint16_t *head,
+                         uint16_t *tail, uint32_t slot);
+uint32_t mbox_slot_fifo_pop(TesseraMailbox *m, uint32_t tile, uint16_t *head,
+                            uint16_t *tail);
+/* Threads, linked through next_blocked. */
+void mbox_hart_fifo_push(TesseraMailbox *m, uint32_t *head, uint32_t *tail,
+                         uint32_t hart);
+uint32_t mbox_hart_fifo_pop(TesseraMailbox *m, uint32_t *head,
+                            uint32_t *tail);
+/* Messages waiting in the network for a slot of thread t. */
+void mbox_pending_push(TesseraMailbox *m, MboxThread *t, MboxMsg *msg);
+MboxMsg *mbox_pending_pop(TesseraMailbox *m, MboxThread *t);
+
+/* ---- mailbox_route.c ---------------------------------------------------- */
+
+/* Arrival time of a message leaving tile `from` at t for tile `to`; either
+ * may be MBOX_HOST_TILE. With commit, the message occupies the links. */
+uint64_t mbox_route(TesseraMailbox *m, uint32_t from, uint32_t to,
+                    uint64_t t, uint32_t flits, bool commit);
+
+/* ---- mailbox_net.c ------------------------------------------------------ */
+
+/* Wakes t if it waits for one of `condition`. */
+void mbox_wake(TesseraMailbox *m, MboxThread *t, uint32_t condition);
+uint64_t mbox_deliver(TesseraMailbox *m, MboxThread *t, uint32_t slot,
+                      const MboxMsg *msg, uint64_t not_before);
+void mbox_release_if_delivered(TesseraMailbox *m, MboxMsg *msg);
+bool mbox_tile_has_room(const TesseraMailbox *m, uint32_t tile,
+                        uint32_t flits);
+void mbox_enter_network(TesseraMailbox *m, MboxMsg *msg, uint64_t depart);
+void mbox_send_to_tile(TesseraMailbox *m, MboxThread *t, MboxMsg *msg);
+void mbox_admit_blocked(TesseraMailbox *m, uint32_t tile, uint64_t at);
+
+/* ---- mailbox_csr.c ------------------------------------------------------ */
+
+uint32_t mbox_wait_holds(const TesseraMailbox *m, const MboxThread *t,
+                         uint32_t conditions, uint64_t *when);
+
+/* ---- mailbox_idle.c ----------------------------------------------------- */
+
+uint64_t mbox_send_allowed(TesseraMailbox *m, uint32_t board, uint64_t t);
+void mbox_idle_released(void *opaque, uint32_t hart);
+void mbox_abandon_idle(TesseraMailbox *m, MboxThread *t, uint64_t now);
+TesseraCsrResult mbox_csr_idle(TesseraMailbox *m, MboxThread *t,
+                               uint32_t conditions, uint64_t now,
+                               uint32_t *result, uint64_t *resume_at);
+
+/* ---- mailbox_host.c ----------------------------------------------------- */
+
+bool mbox_offer_to_host(TesseraMailbox *m, MboxMsg *msg);
+
+#endif /* TESSERA_MODELS_MAILBOX_INTERNAL_H */

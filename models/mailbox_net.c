@@ -1,0 +1,150 @@
+/*
+ * Mailbox model: the network's contents. A message enters the network
+ * toward a mailbox while that mailbox's buffering (buffer_flits) has room
+ * and no earlier sender waits for it; it is delivered into a slot the
+ * receiving thread gave to hardware, or waits in the network for one.
+ * Room that appears lets blocked senders in, in FIFO order.
+ */
+#include "mailbox_internal.h"
+
+#include <string.h>
+
+void mbox_wake(TesseraMailbox *m, MboxThread *t, uint32_t condition)
+{
+    if (t->wait_bits & condition) {
+        t->wait_bits = 0;
+        m->host.wake(m->host.opaque, mbox_thread_hart(m, t));
+    }
+}
+
+/* Copies msg into `slot` of receiving thread t and queues it for RECV;
+ * receivable at max(arrival, not_before). Returns that time. */
+uint64_t mbox_deliver(TesseraMailbox *m, MboxThread *t, uint32_t slot,
+                      const MboxMsg *msg, uint64_t not_before)
+{
+    uint32_t tile = mbox_tile_of(m, mbox_thread_hart(m, t));
+    size_t i = mbox_slot_index(tile, slot);
+
+    memcpy(mbox_slot_bytes(m, tile, slot), msg->data,
+           (size_t)msg->flits * TESSERA_BYTES_PER_FLIT);
+    m->slot_state[i] = SLOT_HW_FULL;
+    m->slot_time[i] = mbox_max_u64(msg->arrival, not_before);
+    mbox_slot_fifo_push(m, tile, &t->recv_head, &t->recv_tail, slot);
+    if (m->host.delivered) {
+        m->host.delivered(m->host.opaque, mbox_thread_hart(m, t),
+                          msg->src_id, msg->flits, m->slot_time[i]);
+    }
+    mbox_wake(m, t, TESSERA_WAIT_CAN_RECV);
+    return m->slot_time[i];
+}
+
+/* Delivers msg to thread t now if t has given a slot, else queues it. */
+static void offer(TesseraMailbox *m, MboxThread *t, MboxMsg *msg)
+{
+    if (t->free_head != MBOX_NO_SLOT) {
+        uint32_t tile = mbox_tile_of(m, mbox_thread_hart(m, t));
+        uint32_t slot = mbox_slot_fifo_pop(m, tile, &t->free_head,
+                                           &t->free_tail);
+
+        mbox_deliver(m, t, slot, msg, 0);
+        msg->refs--;
+        return;
+    }
+    mbox_pending_push(m, t, msg);
+}
+
+/* The message no longer occupies the network once delivered everywhere. */
+void mbox_release_if_delivered(TesseraMailbox *m, MboxMsg *msg)
+{
+    if (msg->refs == 0) {
+        m->tiles[msg->dest_tile].buffer_used -= msg->flits;
+        mbox_pool_put(&m->msgs, msg);
+    }
+}
+
+/* Puts msg into the network toward a tile at `depart` (there is room):
+ * counts it, times it, delivers what can be delivered. */
+void mbox_enter_network(TesseraMailbox *m, MboxMsg *msg, uint64_t depart)
+{
+    uint32_t from = msg->src_hart == MBOX_NO_HART
+                        ? MBOX_HOST_TILE
+                        : mbox_tile_of(m, msg->src_hart);
+    uint32_t base = msg->dest_tile << m->tile_shift;
+    uint32_t copies = msg->mask ? mbox_popcount64(msg->mask) : 1;
+
+    msg->arrival = mbox_route(m, from, msg->dest_tile, depart, msg->flits,
+                              true);
+    if (msg->src_hart == MBOX_NO_HART) {
+        m->host_counts.sent += copies;
+    } else {
+        m->threads[msg->src_hart].counts.sent += copies;
+        m->boards[mbox_board_of(m, msg->src_hart)].sent += copies;
+    }
+    m->tiles[msg->dest_tile].buffer_used += msg->flits;
+    msg->refs = copies;
+    if (msg->mask == 0) {
+        offer(m, &m->threads[base + msg->dest_thread], msg);
+    } else {
+        uint64_t mask = msg->mask;
+
+        while (mask != 0) {
+            uint32_t k = (uint32_t)__builtin_ctzll(mask);
+
+            mask &= mask - 1;
+            offer(m, &m->threads[base + k], msg);
+        }
+    }
+    mbox_release_if_delivered(m, msg);
+}
+
+bool mbox_tile_has_room(const TesseraMailbox *m, uint32_t tile,
+                        uint32_t flits)
+{
+    const MboxTile *t = &m->tiles[tile];
+
+    return t->blocked_head == MBOX_NO_HART &&
+           t->buffer_used + flits <= m->cfg.buffer_flits;
+}
+
+/* Sends msg toward its tile now, or holds it in t's outbound register. */
+void mbox_send_to_tile(TesseraMailbox *m, MboxThread *t, MboxMsg *msg)
+{
+    MboxTile *tile = &m->tiles[msg->dest_tile];
+
+    if (mbox_tile_has_room(m, msg->dest_tile, msg->flits)) {
+        mbox_enter_network(m, msg, msg->sent_at);
+        return;
+    }
+    t->outbound = msg;
+    mbox_hart_fifo_push(m, &tile->blocked_head, &tile->blocked_tail,
+                        mbox_thread_hart(m, t));
+}
+
+/* Room appeared toward `tile` at modelled time `at`: blocked senders enter
+ * in FIFO order while they fit, then the host hears about it. */
+void mbox_admit_blocked(TesseraMailbox *m, uint32_t tile, uint64_t at)
+{
+    MboxTile *tl = &m->tiles[tile];
+
+    while (tl->blocked_head != MBOX_NO_HART) {
+        MboxThread *s = &m->threads[tl->blocked_head];
+        MboxMsg *msg = s->outbound;
+        uint64_t depart;
+
+        if (tl->buffer_used + msg->flits > m->cfg.buffer_flits) {
+            return;
+        }
+        mbox_hart_fifo_pop(m, &tl->blocked_head, &tl->blocked_tail);
+        s->outbound = NULL;
+        depart = mbox_max_u64(msg->sent_at, at);
+        s->send_ready = depart;
+        mbox_enter_network(m, msg, depart);
+        mbox_wake(m, s, TESSERA_WAIT_CAN_SEND);
+    }
+    if (tl->host_waiting && tl->buffer_used < m->cfg.buffer_flits) {
+        tl->host_waiting = false;
+        if (m->host.inject_ready != NULL) {
+            m->host.inject_ready(m->host.opaque);
+        }
+    }
+}
