@@ -12,9 +12,9 @@
 // sends m. Round 1: B is the master (thread 0), woken by W = 3 (message x) to send m, which
 // makes the master's own colour the one that matters.
 //
-// Busy and holding are blocking waits, so the protocol runs in the middle of them however the
-// harts are scheduled (no hart has to be preempted: under deterministic single-threaded TCG a
-// computing hart runs until the round-robin kick, every 100M instructions):
+// Holding and being busy are blocking waits, not computations, so the protocol runs in the
+// middle of them without a preemption (under deterministic single-threaded TCG a computing hart
+// runs until the round-robin kick, every 100M instructions, far more than this whole run):
 //  - C sleeps in wfi until B, having received m', wakes it through C's MSWI msip (all roles
 //    are on board 0, whose DRAM they share for the flag beside it).
 //  - A, with a software detector, sleeps until the detector's next message reaches it. The
@@ -23,7 +23,9 @@
 //    The hardware sends a busy thread nothing, and cannot conclude anything while A (on board
 //    0 with every other role) is busy, so there A only computes.
 // Then A computes for kBusy instructions, so that its modelled busy period ends after any
-// release a detector could have given while it was busy.
+// release a detector could have given while it was busy. That m reaches A only after A has
+// been counted follows from the deterministic mode's turns: the harts run in index order, each
+// until it blocks, so A and its clock-tree children have run before B or W sends.
 //
 // After each release every thread reports its release cycle to A, which checks that nobody
 // was released before it entered idle.
