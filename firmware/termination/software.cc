@@ -1,19 +1,72 @@
-// The protocol-independent part of the software detectors (software.h).
+// The protocol-independent part of the software detectors (software.h). It uses only the HAL and
+// the drivers: the mailbox core for messages, sysinfo for the machine's shape, the console and
+// the exit device for a broken protocol.
 #include "tessera/termination/software.h"
 
-#include <inttypes.h>
 #include <stdint.h>
 
+#include "tessera/drivers/console.h"
+#include "tessera/drivers/exit.h"
+#include "tessera/drivers/mailbox_core.h"
 #include "tessera/drivers/sysinfo.h"
-#include "tessera/exit.h"
-#include "tessera/print.h"
 #include "tessera/termination/detector.h"
-#include "tinsel.h"
+#include "tessera/termination/thread.h"
 
 namespace tessera::termination {
 
+namespace {
+
+// Writes one console line in pieces (the runtime's printf is not part of this library).
+class Line {
+ public:
+  void text(const char* s) const { console_.write(s); }
+  void hex(uint32_t value) const {
+    char digits[8];
+    int n = 0;
+    do {
+      digits[n++] = "0123456789abcdef"[value & 0xf];
+      value >>= 4;
+    } while (value != 0);
+    text("0x");
+    while (n > 0) {
+      console_.put(digits[--n]);
+    }
+  }
+  void decimal(uint32_t value) const {
+    char digits[10];
+    int n = 0;
+    do {
+      digits[n++] = static_cast<char>('0' + value % 10);
+      value /= 10;
+    } while (value != 0);
+    while (n > 0) {
+      console_.put(digits[--n]);
+    }
+  }
+
+ private:
+  drivers::Console console_;
+};
+
+// Stops the calling thread for good once the run has been ended through the exit device, whose
+// write does not stop it by itself on the target.
+[[noreturn]] void stop_thread() {
+#if defined(__riscv)
+  // No interrupt is enabled in main (docs/firmware.md, "Start-up"): wfi never returns except
+  // spuriously. This is the runtime's park.
+  for (;;) {
+    asm volatile("wfi" : : : "memory");
+  }
+#else
+  // The host machine's exit device has thrown tessera::host::MachineExit on this thread.
+  __builtin_trap();
+#endif
+}
+
+}  // namespace
+
 SoftwareCore::SoftwareCore()
-    : send_slot_(static_cast<volatile uint32_t*>(tinselSendSlot())), me_(tinselId()) {
+    : send_slot_(static_cast<volatile uint32_t*>(own_send_slot())), me_(own_thread_id()) {
   const tessera::drivers::Sysinfo sysinfo;
   shape_ = sysinfo.shape();
   index_ = sysinfo.hart_index();
@@ -27,10 +80,21 @@ uint32_t SoftwareCore::thread_at(uint32_t dense_index) const {
 }
 
 void SoftwareCore::protocol_error(const char* what, uint32_t a, uint32_t b) const {
-  tessera::printf("FAIL termination: thread 0x%" PRIx32 " (index %" PRIu32
-                  "): %s (0x%" PRIx32 ", 0x%" PRIx32 ")\n",
-                  me_, index_, what, a, b);
-  tessera::exit(kProtocolErrorExit);
+  const Line line;
+  line.text("FAIL termination: thread ");
+  line.hex(me_);
+  line.text(" (index ");
+  line.decimal(index_);
+  line.text("): ");
+  line.text(what);
+  line.text(" (");
+  line.hex(a);
+  line.text(", ");
+  line.hex(b);
+  line.text(")\n");
+  drivers::Console().flush();
+  (void)drivers::ExitDevice().fail(kProtocolErrorExit);
+  stop_thread();
 }
 
 // ---- Receiving --------------------------------------------------------------------------------
@@ -48,8 +112,8 @@ volatile uint32_t* SoftwareCore::poll() {
     queue_size_--;
     return copies_[i];
   }
-  if (tinselCanRecv()) {
-    return static_cast<volatile uint32_t*>(tinselRecv());
+  if (tessera_mbox_can_recv()) {
+    return static_cast<volatile uint32_t*>(tessera_mbox_pointer(tessera_mbox_recv()));
   }
   return nullptr;
 }
@@ -60,7 +124,7 @@ volatile uint32_t* SoftwareCore::wait_next() {
     if (msg != nullptr) {
       return msg;
     }
-    tinselWaitUntil(TINSEL_CAN_RECV);
+    (void)tessera_mbox_wait_until(TESSERA_WAIT_CAN_RECV);
   }
 }
 
@@ -71,7 +135,7 @@ void SoftwareCore::drop(volatile void* msg) {
         sizeof(copies_[0]));
     copy_in_use_ &= ~(1u << i);
   } else {
-    tinselFree(msg);
+    tessera_mbox_free(tessera_mbox_bus_address(msg));
   }
 }
 
@@ -113,11 +177,12 @@ bool SoftwareCore::keep_copy() {
   while (copy_in_use_ & (1u << i)) {
     i++;
   }
-  volatile uint32_t* msg = static_cast<volatile uint32_t*>(tinselRecv());
+  const uint32_t slot = tessera_mbox_recv();
+  const volatile uint32_t* msg = static_cast<const volatile uint32_t*>(tessera_mbox_pointer(slot));
   for (uint32_t k = 0; k < 16; k++) {
     copies_[i][k] = msg[k];
   }
-  tinselFree(msg);
+  tessera_mbox_free(slot);
   copy_in_use_ |= 1u << i;
   copies_kept_++;
   queue_[(queue_head_ + queue_size_) % kCopies] = static_cast<uint8_t>(i);
@@ -129,14 +194,14 @@ bool SoftwareCore::keep_copy() {
 // receive slots fill up could complete a cycle of full mailboxes. Messages taken out here are
 // kept as copies, looked at later in arrival order.
 void SoftwareCore::wait_can_send() {
-  while (!tinselCanSend()) {
+  while (!tessera_mbox_can_send()) {
     if (copy_in_use_ != (1u << kCopies) - 1) {
-      tinselWaitUntil(TINSEL_CAN_SEND | TINSEL_CAN_RECV);
-      if (!tinselCanSend() && tinselCanRecv()) {
+      (void)tessera_mbox_wait_until(TESSERA_WAIT_CAN_SEND | TESSERA_WAIT_CAN_RECV);
+      if (!tessera_mbox_can_send() && tessera_mbox_can_recv()) {
         (void)keep_copy();
       }
     } else {
-      tinselWaitUntil(TINSEL_CAN_SEND);
+      (void)tessera_mbox_wait_until(TESSERA_WAIT_CAN_SEND);
     }
   }
 }
@@ -145,8 +210,8 @@ void SoftwareCore::send(uint32_t dest, volatile void* msg, uint32_t flits) {
   wait_can_send();
   volatile uint32_t* words = static_cast<volatile uint32_t*>(msg);
   words[0] = wire::header(wire::kApp, epoch_, static_cast<uint32_t>(last_result_));
-  tinselSetLen(static_cast<int>(flits) - 1);
-  tinselSend(dest, msg);
+  tessera_mbox_set_len(flits - 1);
+  tessera_mbox_send(dest, tessera_mbox_bus_address(msg));
   sent_++;
 }
 
@@ -155,8 +220,8 @@ void SoftwareCore::multicast(uint32_t mailbox, uint32_t mask_hi, uint32_t mask_l
   wait_can_send();
   volatile uint32_t* words = static_cast<volatile uint32_t*>(msg);
   words[0] = wire::header(wire::kApp, epoch_, static_cast<uint32_t>(last_result_));
-  tinselSetLen(static_cast<int>(flits) - 1);
-  tinselMulticast(mailbox, mask_hi, mask_lo, msg);
+  tessera_mbox_set_len(flits - 1);
+  tessera_mbox_multicast(mailbox, mask_hi, mask_lo, tessera_mbox_bus_address(msg));
   sent_ += static_cast<uint32_t>(__builtin_popcount(mask_hi) + __builtin_popcount(mask_lo));
 }
 
@@ -169,8 +234,8 @@ void SoftwareCore::send_control(uint32_t dest, uint32_t w0, uint32_t w1, uint32_
   slot[1] = w1;
   slot[2] = w2;
   slot[3] = w3;
-  tinselSetLen(0);
-  tinselSend(dest, slot);
+  tessera_mbox_set_len(0);
+  tessera_mbox_send(dest, tessera_mbox_bus_address(slot));
   // The message was copied out when it was sent (docs/mailbox.md): the slot is free again.
   slot[0] = saved[0];
   slot[1] = saved[1];

@@ -26,8 +26,8 @@
 
 #include <stdint.h>
 
+#include "tessera/drivers/mailbox_core.h"
 #include "tessera/termination/detector.h"
-#include "tinsel.h"
 
 namespace tessera::termination {
 
@@ -46,7 +46,11 @@ constexpr uint32_t result(uint32_t header) { return header & 3u; }
 }  // namespace wire
 
 // Exit status of a run that a software detector ends because its protocol was broken (a bug,
-// or a program that breaks the rules of detector.h): it prints one line saying what happened.
+// or a program that breaks the rules of detector.h). The detector prints one line saying what
+// happened through the console driver,
+//   FAIL termination: thread 0x<id> (index <dense index>): <what> (0x<a>, 0x<b>)
+// ends the run through the exit device driver with this status, and stops the thread (on the
+// host machine the exit device throws tessera::host::MachineExit).
 inline constexpr int kProtocolErrorExit = 120;
 
 // Everything that does not depend on the protocol.
@@ -186,7 +190,7 @@ class Software : public SoftwareCore {
 
   volatile void* recv() {
     while (!can_recv()) {
-      tinselWaitUntil(TINSEL_CAN_RECV);
+      (void)tessera_mbox_wait_until(TESSERA_WAIT_CAN_RECV);
     }
     volatile uint32_t* msg = ready_;
     ready_ = nullptr;
