@@ -24,6 +24,7 @@
 #include "tessera/termination/detector.h"
 #include "tessera/termination/hardware.h"
 #include "tessera/termination/safra.h"
+#include "detector_names_test.h"
 #include "tessera/testing/shapes.h"
 
 namespace {
@@ -33,6 +34,7 @@ using tessera::host::Hart;
 using tessera::host::Machine;
 using tessera::host::MachineParams;
 using tessera::termination::ClockTree;
+using tessera::termination::DetectorNames;
 using tessera::termination::Hardware;
 using tessera::termination::kTerminated;
 using tessera::termination::kTerminatedAllVoted;
@@ -198,22 +200,6 @@ std::vector<TesseraShape> Shapes() {
 
 template <typename Det>
 class Detectors : public ::testing::Test {};
-
-// Test names as the idle apps' suffixes: hw, clocktree, safra (gtest filters read '-' as
-// "except", so Det::kName cannot be used).
-class DetectorNames {
- public:
-  template <typename Det>
-  static std::string GetName(int) {
-    if constexpr (std::is_same_v<Det, ClockTree>) {
-      return "clocktree";
-    } else if constexpr (std::is_same_v<Det, Safra>) {
-      return "safra";
-    } else {
-      return "hw";
-    }
-  }
-};
 
 using Backends = ::testing::Types<Hardware, ClockTree, Safra>;
 TYPED_TEST_SUITE(Detectors, Backends, DetectorNames);

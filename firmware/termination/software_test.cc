@@ -20,6 +20,7 @@
 #include "tessera/termination/detector.h"
 #include "tessera/termination/safra.h"
 #include "tessera/termination/software.h"
+#include "detector_names_test.h"
 #include "tessera/testing/shapes.h"
 
 namespace {
@@ -31,6 +32,7 @@ using tessera::host::Machine;
 using tessera::host::MachineExit;
 using tessera::host::MachineParams;
 using tessera::termination::ClockTree;
+using tessera::termination::DetectorNames;
 using tessera::termination::kProtocolErrorExit;
 using tessera::termination::kTerminatedAllVoted;
 using tessera::termination::Safra;
@@ -71,22 +73,6 @@ Msg RecvMsg(Det& det) {
 
 template <typename Det>
 class SoftwareDetectors : public ::testing::Test {};
-
-// Test names as the idle apps' suffixes: hw, clocktree, safra (gtest filters read '-' as
-// "except", so Det::kName cannot be used).
-class DetectorNames {
- public:
-  template <typename Det>
-  static std::string GetName(int) {
-    if constexpr (std::is_same_v<Det, ClockTree>) {
-      return "clocktree";
-    } else if constexpr (std::is_same_v<Det, Safra>) {
-      return "safra";
-    } else {
-      return "hw";
-    }
-  }
-};
 
 using SoftwareBackends = ::testing::Types<ClockTree, Safra>;
 TYPED_TEST_SUITE(SoftwareDetectors, SoftwareBackends, DetectorNames);
