@@ -48,7 +48,7 @@ void mbox_idle_released(void *opaque, uint32_t hart)
 void mbox_abandon_idle(TesseraMailbox *m, MboxThread *t, uint64_t now)
 {
     if (t->idle == IDLE_WAITING) {
-        tessera_termdet_idle_leave(m->td, mbox_thread_hart(m, t), now);
+        tessera_termdet_idle_abandon(m->td, mbox_thread_hart(m, t), now);
     }
     t->idle = IDLE_NONE;
 }

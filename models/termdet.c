@@ -361,15 +361,14 @@ bool tessera_termdet_idle_enter(TesseraTermdet *td, uint32_t hart, bool vote,
     return true;
 }
 
-bool tessera_termdet_idle_leave(TesseraTermdet *td, uint32_t hart,
-                                uint64_t now)
+/* Takes an IDLE thread out of idle; its board, or NULL if it was not IDLE. */
+static TdBoard *leave_idle(TesseraTermdet *td, uint32_t hart)
 {
     TdHart *h;
     TdBoard *b;
 
-    (void)now;
     if (hart >= td->num_harts || td->harts[hart].state != TESSERA_TERMDET_IDLE) {
-        return false;
+        return NULL;
     }
     h = &td->harts[hart];
     b = &td->boards[hart / td->threads_per_board];
@@ -378,12 +377,33 @@ bool tessera_termdet_idle_leave(TesseraTermdet *td, uint32_t hart,
     if (!h->vote) {
         b->false_votes--;
     }
-    /* The board's token is back with a sample that said idle: that sample
-     * is stale now, so the round must fail. A thread woken by a message
-     * never gets here in a round that would detect (docs/idle.md, "Why it
-     * is correct"); one that leaves without a message (an interrupted
-     * tinselIdle call, mailbox.h) would otherwise let the round release the
-     * others while it runs. */
+    return b;
+}
+
+bool tessera_termdet_idle_leave(TesseraTermdet *td, uint32_t hart,
+                                uint64_t now)
+{
+    (void)now;
+    if (leave_idle(td, hart) == NULL) {
+        return false;
+    }
+    note_event(td);
+    return true;
+}
+
+bool tessera_termdet_idle_abandon(TesseraTermdet *td, uint32_t hart,
+                                  uint64_t now)
+{
+    TdBoard *b;
+
+    (void)now;
+    b = leave_idle(td, hart);
+    if (b == NULL) {
+        return false;
+    }
+    /* No message woke it, so counts and colours cannot show that its
+     * board's idle sample in the round under way (token back) is stale:
+     * the round must fail, as if the token had come back black. */
     if (td->phase == PHASE_DETECT && b->token == TOKEN_BACK) {
         td->any_black = true;
     }

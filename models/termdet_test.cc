@@ -358,16 +358,17 @@ TEST(Termdet, AHostReceiveDuringTheRoundBlackensIt) {
 
 // A thread may leave idle without a message: the mailbox lets an interrupt
 // handler or a debugger end a tinselIdle call with another CSR (mailbox.h).
-// B's board is sampled idle, then B leaves idle and runs; A goes idle. Counts
-// and colours are all clean, yet B is busy: the round must not detect (found
-// by tests/fuzz/mailbox_fuzz.cc).
-TEST(Termdet, LeavingIdleWithoutAMessageAfterTheSampleSpoilsTheRound) {
+// B's board is sampled idle, then B abandons idle and runs; A goes idle.
+// Counts and colours are all clean, yet B is busy: the round must not detect
+// (found by tests/fuzz/mailbox_fuzz.cc).
+TEST(Termdet, AbandoningIdleAfterTheSampleSpoilsTheRound) {
   Rig rig(2, 1, 1, kOrigin);
   const uint32_t a = 0, b = 1;
   ASSERT_TRUE(rig.Enter(b, true, 0));
   rig.RunStep(TESSERA_TERMDET_STEP_DELIVER, 1);
   rig.RunStep(TESSERA_TERMDET_STEP_RETURN, 1);  // B: idle, count 0, white
-  ASSERT_TRUE(rig.Leave(b, 10));                 // no message: B simply runs
+  ASSERT_TRUE(tessera_termdet_idle_abandon(rig.td(), b, 10));  // no message
+  EXPECT_FALSE(tessera_termdet_idle_abandon(rig.td(), b, 11));  // not idle now
   ASSERT_TRUE(rig.Enter(a, true, 20));
   rig.Process();
   EXPECT_EQ(rig.Stats().detections, 0u);

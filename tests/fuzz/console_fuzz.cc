@@ -20,6 +20,9 @@ namespace {
 using fuzz::FuzzInput;
 
 constexpr int kMaxOperations = 1000;
+// Bytes put per input: eight full lines and more, and a bound on the cost of
+// an input (runs of bytes would otherwise make long inputs very slow).
+constexpr uint32_t kMaxPuts = 2048;
 
 struct Line {
   uint32_t hart;
@@ -37,10 +40,12 @@ class Scenario {
   Scenario& operator=(const Scenario&) = delete;
 
   uint32_t harts() const { return static_cast<uint32_t>(pending_.size()); }
+  bool spent() const { return puts_ >= kMaxPuts; }
 
   // console.h: '\n' ends the line (even an empty one); a byte that finds
   // the buffer full first emits the full buffer as a line of its own.
   void put(uint32_t hart, uint8_t byte) {
+    puts_++;
     if (hart < harts()) {
       std::string& p = pending_[hart];
       if (byte == '\n') {
@@ -102,6 +107,7 @@ class Scenario {
   TesseraConsole* console_ = nullptr;
   std::vector<std::string> pending_;
   std::deque<Line> expected_;
+  uint32_t puts_ = 0;
 };
 
 void noop_emit(void*, uint32_t, const char*, size_t) {}
@@ -115,7 +121,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   FUZZ_CHECK(tessera_console_new(0, noop_emit, nullptr) == nullptr, "a console of 0 harts");
   FUZZ_CHECK(tessera_console_new(1, nullptr, nullptr) == nullptr, "a console without emit");
   Scenario scenario(1 + first % 64);
-  for (int i = 0; i < kMaxOperations && !in.empty(); i++) {
+  for (int i = 0; i < kMaxOperations && !in.empty() && !scenario.spent(); i++) {
     const uint8_t kind = in.byte();
     // Mostly real harts, some beyond the last one.
     const uint32_t hart = in.below(4) == 0 ? scenario.harts() + in.below(300) - (kind & 1)

@@ -178,6 +178,7 @@ class MailboxHarness {
   void op_free(uint32_t hart, FuzzInput& in);
   bool free_slot(uint32_t hart, uint32_t address);
   void op_send(uint32_t hart, FuzzInput& in);
+  void check_send_resume(uint32_t hart, uint64_t now, uint64_t resume_at) const;
   bool op_recv(uint32_t hart);
   void op_set_len(uint32_t hart, FuzzInput& in);
   void op_set_ptr(uint32_t hart, FuzzInput& in);

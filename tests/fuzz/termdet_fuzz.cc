@@ -395,13 +395,14 @@ bool Scenario::release_pending(uint32_t board) const {
 }
 
 // A thread leaves idle without a message: an interrupt handler or a debugger
-// ended its tinselIdle call (mailbox.h).
+// ended its tinselIdle call (mailbox.h; tessera_termdet_idle_abandon).
 void Scenario::interrupt(uint32_t hart) {
   Hart& h = harts_[hart];
   if (h.state != State::kIdle) {
     return;
   }
-  FUZZ_CHECK(tessera_termdet_idle_leave(td_, hart, h.now), "hart %u could not leave idle", hart);
+  FUZZ_CHECK(tessera_termdet_idle_abandon(td_, hart, h.now), "hart %u could not abandon idle",
+             hart);
   h.state = State::kActive;
   idle_--;
   false_votes_ -= h.vote ? 0 : 1;
@@ -448,13 +449,15 @@ void Scenario::misuse(FuzzInput& in) {
         FUZZ_CHECK(!tessera_termdet_idle_enter(td_, hart, in.flag(), 0),
                    "hart %u entered idle twice", hart);
       } else {
-        FUZZ_CHECK(!tessera_termdet_idle_leave(td_, hart, 0), "hart %u left idle while not idle",
-                   hart);
+        FUZZ_CHECK(!tessera_termdet_idle_leave(td_, hart, 0) &&
+                       !tessera_termdet_idle_abandon(td_, hart, 0),
+                   "hart %u left idle while not idle", hart);
       }
       break;
     case 1:
       FUZZ_CHECK(!tessera_termdet_idle_enter(td_, beyond, true, 0) &&
-                     !tessera_termdet_idle_leave(td_, beyond, 0),
+                     !tessera_termdet_idle_leave(td_, beyond, 0) &&
+                     !tessera_termdet_idle_abandon(td_, beyond, 0),
                  "hart %u of %u entered or left idle", beyond, num_harts_);
       break;
     case 2: {

@@ -157,6 +157,13 @@ bool tessera_termdet_idle_enter(TesseraTermdet *td, uint32_t hart, bool vote,
  * its release (the release is latched for the episode). */
 bool tessera_termdet_idle_leave(TesseraTermdet *td, uint32_t hart,
                                 uint64_t now);
+/* The thread leaves idle without a message: its tinselIdle call was
+ * abandoned (another mailbox CSR, from an interrupt handler or a debugger;
+ * mailbox.h). As tessera_termdet_idle_leave, and a round that has already
+ * sampled the thread's board as idle fails: the protocol's argument assumes
+ * that only a message ends an idle call. */
+bool tessera_termdet_idle_abandon(TesseraTermdet *td, uint32_t hart,
+                                  uint64_t now);
 
 /* Where the thread stands. For RELEASED: *result is
  * TESSERA_TERMDET_RESULT_RELEASED or _VOTED and *resume_at the modelled
