@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "fuzz_check.h"
+#include "shape_oracle.h"
 #include "tessera/hw/machine_params.h"
 
 namespace fuzz {
@@ -34,16 +35,6 @@ bool is_mailbox_csr(uint32_t csr) {
   }
   return false;
 }
-
-uint32_t log2_ceil(uint64_t n) {
-  uint32_t bits = 0;
-  while ((uint64_t{1} << bits) < n) {
-    bits++;
-  }
-  return bits;
-}
-
-bool is_power_of_two(uint64_t n) { return n != 0 && (n & (n - 1)) == 0; }
 
 // Slot number of a bus address, or -1 (docs/mailbox.md, "Slots").
 int slot_of_address(uint32_t address) {
@@ -189,19 +180,11 @@ void probe_mailbox_config(FuzzInput& in) {
 
   // mailbox.h: what tessera_mailbox_new refuses.
   const TesseraShape& s = c.shape;
-  auto extent_ok = [](uint32_t n) { return n >= 1 && n <= 65536; };
-  bool valid = extent_ok(s.boards_x) && extent_ok(s.boards_y) && extent_ok(s.tiles_x) &&
-               extent_ok(s.tiles_y) && extent_ok(s.cores_per_tile) &&
-               extent_ok(s.threads_per_core) && is_power_of_two(s.tiles_x) &&
-               is_power_of_two(s.tiles_y) && is_power_of_two(s.cores_per_tile) &&
-               is_power_of_two(s.threads_per_core);
+  bool valid = fuzz::shape_numberable(s);
   uint64_t threads = 0, tiles = 0;
   if (valid) {
-    const uint64_t id_bits = log2_ceil(s.threads_per_core) + log2_ceil(s.cores_per_tile) +
-                             log2_ceil(s.tiles_x) + log2_ceil(s.tiles_y) +
-                             log2_ceil(s.boards_x) + log2_ceil(uint64_t{s.boards_y} + 1);
     const uint64_t per_tile = uint64_t{s.cores_per_tile} * s.threads_per_core;
-    valid = id_bits <= 32 && per_tile <= TESSERA_SLOTS_PER_TILE / 2;
+    valid = per_tile <= TESSERA_SLOTS_PER_TILE / 2;
     tiles = uint64_t{s.boards_x} * s.boards_y * s.tiles_x * s.tiles_y;
     threads = tiles * per_tile;
   }
@@ -877,7 +860,7 @@ uint32_t MailboxHarness::pick_destination(FuzzInput& in) {
       // Every field within its width: holes where an extent is not a
       // power of two, and rows at and above the host's.
       TesseraCoords c{};
-      c.board_x = in.below(1u << log2_ceil(shape_.boards_x));
+      c.board_x = in.below(1u << fuzz::log2_ceil(shape_.boards_x));
       c.board_y = in.below(shape_.boards_y + 3);
       c.tile_x = in.below(shape_.tiles_x);
       c.tile_y = in.below(shape_.tiles_y);
@@ -984,11 +967,42 @@ void MailboxHarness::op_send(uint32_t hart, FuzzInput& in) {
   }
   FUZZ_CHECK(o.result == TESSERA_CSR_DONE && o.value == 0,
              "SEND to 0x%x by hart %u: result %d fault %d", dest, hart, o.result, o.fault);
+  check_send_resume(hart, now, o.resume_at);
   if (must_leave) {
     FUZZ_CHECK(tessera_mailbox_can_send(model_, hart),
                "SEND to 0x%x by hart %u stayed in the outbound register with nothing queued "
                "toward it", dest, hart);
   }
+}
+
+// docs/idle.md, "Timing model": a board's sends are disabled from a
+// detection D until phase 3 reaches it at D + rtt + L h_b; a send issued
+// before then completes then. Written out again from the machine's shape.
+void MailboxHarness::check_send_resume(uint32_t hart, uint64_t now, uint64_t resume_at) const {
+  TesseraTermdetStats stats;
+  tessera_mailbox_idle_stats(model_, &stats);
+  uint64_t enabled = 0;
+  if (stats.detections > 0) {
+    const uint32_t board = hart / tessera_threads_per_board(&shape_);
+    const uint64_t x = board % shape_.boards_x, y = board / shape_.boards_x;
+    const bool centre = config_.idle_master == TESSERA_TERMDET_MASTER_CENTRE;
+    auto hops = [&](uint64_t bx, uint64_t by) {
+      return centre ? distance(bx, shape_.boards_x / 2) + distance(by, shape_.boards_y / 2)
+                    : bx + by + 1;
+    };
+    uint64_t farthest = 0;
+    for (uint64_t by = 0; by < shape_.boards_y; by++) {
+      for (uint64_t bx = 0; bx < shape_.boards_x; bx++) {
+        farthest = std::max(farthest, hops(bx, by));
+      }
+    }
+    const uint64_t l = config_.board_hop_cycles;
+    enabled = stats.last_detection + 2 * l * farthest + l * hops(x, y);
+  }
+  FUZZ_CHECK(resume_at == std::max(now, enabled),
+             "a send by hart %u at %llu completed at %llu, not %llu", hart,
+             static_cast<unsigned long long>(now), static_cast<unsigned long long>(resume_at),
+             static_cast<unsigned long long>(std::max(now, enabled)));
 }
 
 bool MailboxHarness::op_recv(uint32_t hart) {
@@ -1127,6 +1141,8 @@ void MailboxHarness::op_multicast(uint32_t hart, FuzzInput& in) {
   if (mask == 0) {
     FUZZ_CHECK(o.resume_at == now && tessera_mailbox_can_send(model_, hart),
                "an empty multicast took time or held the outbound register");
+  } else {
+    check_send_resume(hart, now, o.resume_at);
   }
   if (must_leave) {
     FUZZ_CHECK(tessera_mailbox_can_send(model_, hart),
@@ -1466,6 +1482,7 @@ void MailboxHarness::drain() {
   bool progress = true;
   while (undelivered_ > 0 && progress) {
     progress = false;
+    check_no_missed_wake();  // senders admitted as receivers drain, say
     host_ready();
     for (uint32_t h = 0; h < num_harts_; h++) {
       if (harts_[h].unreceived == 0) {
@@ -1546,6 +1563,7 @@ void MailboxHarness::check_counts() {
 // Nothing is in flight: every hart calls tinselIdle, and the call of the
 // last one must end in a release of every hart (no missed termination).
 void MailboxHarness::quiesce() {
+  check_no_missed_wake();
   for (uint32_t h = 0; h < num_harts_; h++) {
     if (harts_[h].state == HartState::kReleased || harts_[h].state == HartState::kWaiting) {
       op_reissue(h);

@@ -11,6 +11,7 @@
 
 #include "fuzz_check.h"
 #include "fuzz_input.h"
+#include "shape_oracle.h"
 #include "tessera/models/sysinfo.h"
 
 namespace {
@@ -19,16 +20,6 @@ using fuzz::FuzzInput;
 
 constexpr int kMaxOperations = 4000;
 constexpr uint32_t kMaxHarts = 4096;
-
-uint32_t log2_ceil(uint64_t n) {
-  uint32_t bits = 0;
-  while ((uint64_t{1} << bits) < n) {
-    bits++;
-  }
-  return bits;
-}
-
-bool is_power_of_two(uint64_t n) { return n != 0 && (n & (n - 1)) == 0; }
 
 uint32_t edge_or_small(FuzzInput& in, uint32_t small) {
   static const uint32_t kEdges[] = {0,     1,          2,          3,          5,
@@ -45,21 +36,7 @@ uint32_t edge_or_small(FuzzInput& in, uint32_t small) {
 // tessera_sysinfo_new refuses.
 bool config_valid(const TesseraSysinfoConfig& c) {
   const TesseraShape& s = c.shape;
-  const uint32_t extents[] = {s.boards_x, s.boards_y,       s.tiles_x,
-                              s.tiles_y,  s.cores_per_tile, s.threads_per_core};
-  for (uint32_t e : extents) {
-    if (e < 1 || e > 65536) {
-      return false;
-    }
-  }
-  if (!is_power_of_two(s.tiles_x) || !is_power_of_two(s.tiles_y) ||
-      !is_power_of_two(s.cores_per_tile) || !is_power_of_two(s.threads_per_core)) {
-    return false;
-  }
-  const uint64_t id_bits = log2_ceil(s.threads_per_core) + log2_ceil(s.cores_per_tile) +
-                           log2_ceil(s.tiles_x) + log2_ceil(s.tiles_y) + log2_ceil(s.boards_x) +
-                           log2_ceil(uint64_t{s.boards_y} + 1);
-  if (id_bits > 32) {
+  if (!fuzz::shape_numberable(s)) {
     return false;
   }
   const uint64_t per_board =
@@ -86,7 +63,7 @@ class Scenario {
         return tessera_host_id(&c_.shape) + in.below(3);
       case 4: {
         TesseraCoords co{};
-        co.board_x = in.below(1u << log2_ceil(c_.shape.boards_x));
+        co.board_x = in.below(1u << fuzz::log2_ceil(c_.shape.boards_x));
         co.board_y = in.below(c_.shape.boards_y + 1);
         co.tile_x = in.below(c_.shape.tiles_x);
         co.tile_y = in.below(c_.shape.tiles_y);
