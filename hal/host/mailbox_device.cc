@@ -90,11 +90,16 @@ std::optional<MmioWindow> MailboxDevice::mmio_window() const {
   return MmioWindow{TESSERA_SCRATCH_BASE, TESSERA_SCRATCH_SIZE};
 }
 
+// Every CSR regs.h calls a mailbox CSR, as the QEMU wrapper registers them.
 std::vector<uint16_t> MailboxDevice::csrs() const {
-  return {TESSERA_CSR_FREE,     TESSERA_CSR_CAN_SEND,   TESSERA_CSR_CAN_RECV,
-          TESSERA_CSR_SEND_LEN, TESSERA_CSR_SEND_PTR,   TESSERA_CSR_SEND,
-          TESSERA_CSR_RECV,     TESSERA_CSR_WAIT_UNTIL, TESSERA_CSR_MCAST_HI,
-          TESSERA_CSR_MCAST_LO, TESSERA_CSR_MCAST_SEND, TESSERA_CSR_MBOX_FAULT};
+  constexpr uint32_t kCsrCount = 4096;  // 12-bit CSR numbers
+  std::vector<uint16_t> csrs;
+  for (uint32_t csr = 0; csr < kCsrCount; csr++) {
+    if (tessera_csr_is_mailbox(csr)) {
+      csrs.push_back(static_cast<uint16_t>(csr));
+    }
+  }
+  return csrs;
 }
 
 uint8_t* MailboxDevice::tile_scratch(const Hart& hart) const {
