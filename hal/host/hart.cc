@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "tessera/host/machine.h"
+#include "tessera/models/clock.h"
 
 namespace tessera::host {
 namespace {
@@ -28,6 +29,18 @@ HartScope::~HartScope() {
   hart_.machine().bound_harts_--;
   current = previous_;
   hart_.bound_.store(false);
+}
+
+uint64_t Hart::cycles() const {
+  return tessera_clocks_now(machine_.clocks_.get(), index_);
+}
+
+void Hart::retire(uint64_t instructions) {
+  tessera_clocks_retire(machine_.clocks_.get(), index_, instructions);
+}
+
+uint64_t Hart::wait_until(uint64_t cycle) {
+  return tessera_clocks_wait_until(machine_.clocks_.get(), index_, cycle);
 }
 
 std::string_view name(BlockedOn what) {

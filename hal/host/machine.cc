@@ -39,6 +39,12 @@ Machine::Machine(const TesseraShape& shape, MachineParams params)
   auto sysinfo = std::make_unique<SysinfoDevice>(*this, sysinfo_config);
 
   const uint32_t count = tessera_num_threads(&shape_);
+  clocks_.reset(tessera_clocks_new(count, params_.cpi));
+  if (clocks_ == nullptr) {
+    throw std::invalid_argument("tessera host: cpi " + std::to_string(params_.cpi) +
+                                " is outside " + std::to_string(TESSERA_MIN_cpi) + ".." +
+                                std::to_string(TESSERA_LIMIT_cpi));
+  }
   harts_.resize(count);
   blocked_.assign(count, BlockedOn::kNothing);
   // Ids are dense except past boards_x in each board row; the host id is
@@ -124,21 +130,21 @@ Device& Machine::device_at(Hart& hart, uint32_t address, uint32_t& offset) {
 }
 
 uint32_t Machine::mmio_read32(Hart& hart, uint32_t address) {
-  hart.advance_cycles(1);
+  hart.retire(1);
   uint32_t offset = 0;
   Device& device = device_at(hart, address, offset);
   return device.mmio_read32(hart, offset);
 }
 
 void Machine::mmio_write32(Hart& hart, uint32_t address, uint32_t value) {
-  hart.advance_cycles(1);
+  hart.retire(1);
   uint32_t offset = 0;
   Device& device = device_at(hart, address, offset);
   device.mmio_write32(hart, offset, value);
 }
 
 uint32_t Machine::csr_swap(Hart& hart, uint16_t csr, uint32_t value) {
-  hart.advance_cycles(1);
+  hart.retire(1);
   Device* device = csr < csr_map_.size() ? csr_map_[csr] : nullptr;
   if (device == nullptr) {
     throw_bus_error(hart, "no device implements CSR " + hex32(csr));
@@ -286,12 +292,12 @@ void Machine::wait_until_blocked(uint32_t thread_id, BlockedOn what,
     return;
   }
   const BlockedOn now = blocked_[h.index()];
-  throw WaitTimeout("tessera host: hart " + hex32(h.id()) + " (index " +
-                    std::to_string(h.index()) + ") did not block in " + std::string(name(what)) +
-                    " within " + std::to_string(timeout.count()) + " ms; it is " +
-                    (now == BlockedOn::kNothing ? "not blocked"
-                                                : "blocked in " + std::string(name(now))) +
-                    " and " + (h.bound() ? "bound to a thread" : "bound to no thread"));
+  throw WaitTimeout(
+      "tessera host: hart " + hex32(h.id()) + " (index " + std::to_string(h.index()) +
+      ") did not block in " + std::string(name(what)) + " within " +
+      std::to_string(timeout.count()) + " ms; it is " +
+      (now == BlockedOn::kNothing ? "not blocked" : "blocked in " + std::string(name(now))) +
+      " and " + (h.bound() ? "bound to a thread" : "bound to no thread"));
 }
 
 void Machine::set_blocked(const Hart& hart, BlockedOn what) {

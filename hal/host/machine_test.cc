@@ -61,6 +61,26 @@ TEST(HostMachine, CycleCounterMovesOnWithEveryAccessAndPerHart) {
   EXPECT_EQ(hal::csr_read<TESSERA_CSR_CYCLEH>(), 3u);
 }
 
+// The clock model's rule, as on QEMU: each access is a retired
+// instruction of cpi cycles, charged before the device acts.
+TEST(HostMachine, EveryAccessCostsCpiCycles) {
+  MachineParams params;
+  params.cpi = 4;
+  Machine machine(kShape, params);
+  HartScope scope(machine, machine.thread_ids()[2]);
+  EXPECT_EQ(hal::csr_read<TESSERA_CSR_CYCLE>(), 4u);
+  EXPECT_EQ(hal::csr_read<TESSERA_CSR_CYCLE>(), 8u);
+  scope.hart().advance_cycles(100);  // work between accesses
+  EXPECT_EQ(hal::csr_read<TESSERA_CSR_CYCLE>(), 112u);
+  EXPECT_EQ(scope.hart().cycles(), 112u);
+}
+
+TEST(HostMachine, RefusesACpiOutsideItsRange) {
+  MachineParams params;
+  params.cpi = TESSERA_LIMIT_cpi + 1;
+  EXPECT_THROW(Machine(kShape, params), std::invalid_argument);
+}
+
 TEST(HostMachine, EmitCsrAndConsoleTxBuildTheSameLine) {
   Machine machine(kShape);
   const uint32_t id = machine.thread_ids()[7];

@@ -50,8 +50,7 @@ BlockedOn blocked_on(uint32_t bits) {
 MailboxFault::MailboxFault(const Hart& hart, uint16_t csr, uint32_t value, uint32_t fault)
     : std::logic_error("tessera host: hart " + hex32(hart.id()) + " (index " +
                        std::to_string(hart.index()) + "): mailbox fault " + std::to_string(fault) +
-                       " (" +
-                       tessera_mailbox_fault_name(static_cast<TesseraMailboxFault>(fault)) +
+                       " (" + tessera_mailbox_fault_name(static_cast<TesseraMailboxFault>(fault)) +
                        ") on csrrw " + hex32(csr) + ", " + hex32(value)),
       csr_(csr),
       value_(value),
@@ -123,8 +122,8 @@ void MailboxDevice::mmio_write32(Hart& hart, uint32_t offset, uint32_t value) {
 volatile void* MailboxDevice::scratch_pointer(Hart& hart, uint32_t bus_address) {
   if (bus_address < TESSERA_SCRATCH_BASE ||
       bus_address - TESSERA_SCRATCH_BASE >= TESSERA_SCRATCH_SIZE) {
-    throw_bus_error(hart, "scratch_pointer: " + hex32(bus_address) +
-                              " is outside the scratchpad window");
+    throw_bus_error(hart,
+                    "scratch_pointer: " + hex32(bus_address) + " is outside the scratchpad window");
   }
   return tile_scratch(hart) + (bus_address - TESSERA_SCRATCH_BASE);
 }
@@ -136,8 +135,9 @@ uint32_t MailboxDevice::scratch_bus_address(Hart& hart, const volatile void* poi
   const auto offset = reinterpret_cast<uintptr_t>(p) - reinterpret_cast<uintptr_t>(base);
   if (reinterpret_cast<uintptr_t>(p) < reinterpret_cast<uintptr_t>(base) ||
       offset >= TESSERA_SCRATCH_SIZE) {
-    throw_bus_error(hart, "scratch_bus_address: the pointer is not into this hart's tile "
-                          "scratchpad");
+    throw_bus_error(hart,
+                    "scratch_bus_address: the pointer is not into this hart's tile "
+                    "scratchpad");
   }
   return TESSERA_SCRATCH_BASE + static_cast<uint32_t>(offset);
 }
@@ -155,9 +155,7 @@ uint32_t MailboxDevice::csr_swap(Hart& hart, uint16_t csr, uint32_t value) {
     epoch_++;
     switch (r) {
       case TESSERA_CSR_DONE:
-        if (resume_at > now) {
-          hart.advance_cycles(resume_at - now);
-        }
+        (void)hart.wait_until(resume_at);
         return result;
       case TESSERA_CSR_FAULT:
         throw MailboxFault(hart, csr, value, fault);

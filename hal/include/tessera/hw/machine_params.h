@@ -60,4 +60,14 @@ enum TesseraMachineDefaults {
 };
 #undef TESSERA_MACHINE_DEFAULT_
 
+/* TESSERA_MIN_<field> and TESSERA_LIMIT_<field>: each property's range,
+ * e.g. TESSERA_LIMIT_cpi, for code that checks a value outside the QEMU
+ * property table (models, the host backend). */
+#define TESSERA_MACHINE_RANGE_(field, name, min, max, pow2, dflt, desc)        \
+    TESSERA_MIN_##field = (min), TESSERA_LIMIT_##field = (max),
+enum TesseraMachineRanges {
+    TESSERA_MACHINE_PROPERTIES(TESSERA_MACHINE_RANGE_)
+};
+#undef TESSERA_MACHINE_RANGE_
+
 #endif /* TESSERA_HW_MACHINE_PARAMS_H */

@@ -42,11 +42,19 @@ class Hart {
   // A thread stands for this hart now (it holds a HartScope).
   bool bound() const { return bound_.load(); }
 
-  // Modelled cycle count (the CYCLE/CYCLEH CSRs). The host machine charges
-  // one cycle per CSR or MMIO access so that time moves on in every loop
-  // that polls; devices that model waiting move it further.
-  uint64_t cycles() const { return cycles_.load(std::memory_order_relaxed); }
-  void advance_cycles(uint64_t n) { cycles_.fetch_add(n, std::memory_order_relaxed); }
+  // Modelled time, by the rule of the clock model (tessera/models/clock.h)
+  // that QEMU follows too: retired instructions x cpi + cycles waited. On
+  // the host an instruction is a CSR or MMIO access (Machine retires one
+  // per access, before the device acts), so time moves on in every loop
+  // that polls. Only the hart's own thread moves its clock; others may read
+  // it once that thread has finished.
+  uint64_t cycles() const;  // the CYCLE/CYCLEH CSRs
+  void retire(uint64_t instructions);
+  // A device made the hart wait until `cycle`: the clock moves there if it
+  // is behind. Returns the cycles added.
+  uint64_t wait_until(uint64_t cycle);
+  // `n` cycles of modelled work between accesses (a test's compute phase).
+  void advance_cycles(uint64_t n) { (void)wait_until(cycles() + n); }
 
  private:
   friend class HartScope;
@@ -54,7 +62,6 @@ class Hart {
   Machine& machine_;
   const uint32_t id_;
   const uint32_t index_;
-  std::atomic<uint64_t> cycles_{0};
   std::atomic<bool> bound_{false};  // a hart is one thread at a time
 };
 

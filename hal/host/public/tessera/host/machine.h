@@ -21,11 +21,12 @@
 #include <utility>
 #include <vector>
 
-#include "tessera/models/mailbox.h"
 #include "tessera/host/device.h"
 #include "tessera/host/hart.h"
 #include "tessera/hw/machine_params.h"
 #include "tessera/hw/regs.h"
+#include "tessera/models/clock.h"
+#include "tessera/models/mailbox.h"
 
 namespace tessera::host {
 
@@ -50,7 +51,10 @@ struct MachineParams {
   // Bytes per board; 0: just enough for the image and the partitions,
   // rounded up to whole MiB.
   uint32_t dram_size = 0;
-  uint32_t partition_size = TESSERA_DEFAULT_partition_kib << 10;  // bytes of stack and heap per hart
+  uint32_t partition_size = TESSERA_DEFAULT_partition_kib
+                            << 10;  // bytes of stack and heap per hart
+  // Modelled cycles per retired instruction (per CSR or MMIO access here).
+  uint32_t cpi = TESSERA_DEFAULT_cpi;
   // Called with every console line as it is emitted, besides recording it
   // (e.g. to echo the guest's output). Called under the console's lock.
   std::function<void(const ConsoleLine&)> console_sink;
@@ -58,7 +62,7 @@ struct MachineParams {
   // The mailbox network (docs/mailbox.md).
   uint32_t tile_hop_cycles = TESSERA_DEFAULT_tile_hop_cycles;
   uint32_t board_hop_cycles = TESSERA_DEFAULT_board_hop_cycles;  // L
-  uint32_t buffer_flits = TESSERA_DEFAULT_buffer_flits;  // toward each mailbox
+  uint32_t buffer_flits = TESSERA_DEFAULT_buffer_flits;          // toward each mailbox
   // Offered every message sent to the host id; returning false means the
   // host cannot take it now (its sender stalls until Machine::host_ready).
   // Unset: the host takes everything. Called under the mailbox's lock: it
@@ -199,6 +203,9 @@ class Machine {
   // One master<->boards round trip in cycles: 2 * board_hop_cycles * (hops to the farthest board).
   uint64_t idle_round_trip() const;
 
+  // Every hart's modelled time (tessera/models/clock.h), by dense index.
+  const TesseraClocks* clocks() const { return clocks_.get(); }
+
   // Harts bound to a thread now, or about to be (run_on_harts); what
   // deadlock detection compares the blocked harts against.
   uint32_t active_harts() const;
@@ -220,12 +227,15 @@ class Machine {
 
  private:
   friend class HartScope;
+  friend class Hart;  // its clock is an entry of clocks_
 
   Device& device_at(Hart& hart, uint32_t address, uint32_t& offset);
 
   TesseraShape shape_;
   MachineParams params_;
   std::vector<std::unique_ptr<Hart>> harts_;  // by dense index
+  // Modelled time, by dense index.
+  std::unique_ptr<TesseraClocks, void (*)(TesseraClocks*)> clocks_{nullptr, tessera_clocks_free};
   std::vector<std::unique_ptr<Device>> devices_;
   std::vector<std::pair<MmioWindow, Device*>> mmio_map_;  // sorted by base
   std::array<Device*, 4096> csr_map_{};                   // by CSR number

@@ -1,10 +1,9 @@
 /*
- * Tessera modelled time: every hart's cycle count is the instructions it
- * has retired times the machine's CPI, plus the cycles it has spent waiting
- * (devices move a waiting hart's clock to the modelled completion time of
- * what it waited for). Retired instructions come from icount, through the
- * per-vCPU hook of accel/tcg/icount-common.c, so they are exact in the
- * deterministic mode (-icount); without -icount only waits advance clocks.
+ * Tessera modelled time: the QEMU side of the clock model (models/clock.c,
+ * cycles = retired instructions x CPI + cycles waited). Retired
+ * instructions come from icount, through the per-vCPU hook of
+ * accel/tcg/icount-common.c, so they are exact in the deterministic mode
+ * (-icount); without -icount only waits advance clocks.
  *
  * The cycle CSRs (0xc00 low word, 0xc80 high word) read this count.
  *
@@ -12,41 +11,44 @@
  */
 
 #include "qemu/osdep.h"
+#include "qapi/error.h"
 #include "hw/core/cpu.h"
 #include "system/cpu-timers.h"
 #include "hw/riscv/tessera.h"
 #include "trace.h"
 
-static TesseraTime *tessera_time;
+static TesseraClocks *tessera_clocks;
 
 static void tessera_time_count(CPUState *cpu, int64_t executed)
 {
-    if (tessera_time && cpu->cpu_index < tessera_time->num_harts) {
-        tessera_time->insns[cpu->cpu_index] += executed;
+    if (tessera_clocks && executed > 0) {
+        tessera_clocks_retire(tessera_clocks, cpu->cpu_index, executed);
+    }
+}
+
+/*
+ * Accounts the running hart's current slice first (exact at a CSR: TCG
+ * ends the translation block at every CSR access).
+ */
+static void tessera_time_sync(uint32_t hart)
+{
+    if (icount_enabled() && current_cpu &&
+        current_cpu->cpu_index == (int)hart && current_cpu->neg.can_do_io) {
+        icount_get_raw();
     }
 }
 
 uint64_t tessera_time_now(uint32_t hart)
 {
-    TesseraTime *t = tessera_time;
-
-    /*
-     * Account the running hart's current slice (exact at a CSR: TCG ends
-     * the translation block at every CSR access).
-     */
-    if (icount_enabled() && current_cpu &&
-        current_cpu->cpu_index == (int)hart && current_cpu->neg.can_do_io) {
-        icount_get_raw();
-    }
-    return t->insns[hart] * t->cpi + t->stall[hart];
+    tessera_time_sync(hart);
+    return tessera_clocks_now(tessera_clocks, hart);
 }
 
 void tessera_time_advance_to(uint32_t hart, uint64_t cycles)
 {
     uint64_t now = tessera_time_now(hart);
 
-    if (cycles > now) {
-        tessera_time->stall[hart] += cycles - now;
+    if (tessera_clocks_wait_until(tessera_clocks, hart, cycles)) {
         trace_tessera_time_wait(hart, now, cycles);
     }
 }
@@ -54,9 +56,14 @@ void tessera_time_advance_to(uint32_t hart, uint64_t cycles)
 static RISCVException tessera_time_read(CPURISCVState *env, int csrno,
                                         target_ulong *value)
 {
-    uint64_t now = tessera_time_now(env_cpu(env)->cpu_index);
+    uint32_t hart = env_cpu(env)->cpu_index;
+    uint32_t word;
 
-    *value = csrno == TESSERA_CSR_CYCLEH ? now >> 32 : (uint32_t)now;
+    tessera_time_sync(hart);
+    if (!tessera_clocks_read_csr(tessera_clocks, hart, csrno, &word)) {
+        return RISCV_EXCP_ILLEGAL_INST;
+    }
+    *value = word;
     return RISCV_EXCP_NONE;
 }
 
@@ -74,11 +81,13 @@ static riscv_csr_operations tessera_cycleh_ops = {
 
 void tessera_time_init(TesseraTime *t, uint32_t num_harts, uint32_t cpi)
 {
-    t->num_harts = num_harts;
-    t->cpi = cpi;
-    t->insns = g_new0(uint64_t, num_harts);
-    t->stall = g_new0(uint64_t, num_harts);
-    tessera_time = t;
+    t->clocks = tessera_clocks_new(num_harts, cpi);
+    if (!t->clocks) {
+        error_setg(&error_fatal, "tessera: no clock model for %u harts at "
+                   "cpi=%u", num_harts, cpi);
+        return;
+    }
+    tessera_clocks = t->clocks;
     icount_executed_hook = tessera_time_count;
     riscv_set_csr_ops(TESSERA_CSR_CYCLE, &tessera_cycle_ops);
     riscv_set_csr_ops(TESSERA_CSR_CYCLEH, &tessera_cycleh_ops);

@@ -14,6 +14,7 @@
 #include "target/riscv/cpu.h"
 #include "tessera/hw/machine_params.h"
 #include "tessera/hw/regs.h"
+#include "tessera/models/clock.h"
 #include "tessera/models/termdet.h"
 
 #define TYPE_TESSERA_MACHINE MACHINE_TYPE_NAME("tessera")
@@ -39,12 +40,9 @@ typedef struct TesseraTile {
     MemoryRegion scratch;    /* the mailbox scratchpad */
 } TesseraTile;
 
-/* Modelled time of every hart (tessera_time.c). */
+/* Modelled time of every hart (tessera_time.c over models/clock.c). */
 typedef struct TesseraTime {
-    uint32_t num_harts;
-    uint32_t cpi;
-    uint64_t *insns; /* retired instructions */
-    uint64_t *stall; /* cycles spent waiting */
+    TesseraClocks *clocks;
 } TesseraTime;
 
 struct TesseraMachineState {
