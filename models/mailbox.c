@@ -14,6 +14,7 @@
 #include "mailbox_internal.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 static bool is_power_of_two(uint32_t n)
 {
@@ -124,12 +125,50 @@ static bool config_ok(const TesseraMailboxConfig *cfg,
     return cfg->buffer_flits >= TESSERA_MAX_FLITS;
 }
 
+/* The state of every thread, tile, slot and link at power-on, into zeroed
+ * arrays. */
+static void mailbox_power_on(TesseraMailbox *m)
+{
+    const TesseraShape *s = &m->cfg.shape;
+    uint32_t i, tiles_per_board = s->tiles_x * s->tiles_y;
+
+    m->host_blocked_head = MBOX_NO_HART;
+    m->host_blocked_tail = MBOX_NO_HART;
+    m->calling = MBOX_NO_HART;
+    for (i = 0; i < m->num_tiles; i++) {
+        uint32_t board = i / tiles_per_board, local = i % tiles_per_board;
+        MboxTile *t = &m->tiles[i];
+
+        t->pos[MBOX_AXIS_X] = board % s->boards_x * s->tiles_x +
+                              local % s->tiles_x;
+        t->pos[MBOX_AXIS_Y] = board / s->boards_x * s->tiles_y +
+                              local / s->tiles_x;
+        t->blocked_head = MBOX_NO_HART;
+        t->blocked_tail = MBOX_NO_HART;
+    }
+    for (i = 0; i < m->num_harts; i++) {
+        MboxThread *t = &m->threads[i];
+        uint32_t board = i / m->threads_per_board;
+        uint32_t first_slot = (i & (m->threads_per_tile - 1)) *
+                              m->slots_per_thread;
+
+        t->id = ((((board / s->boards_x) << m->board_x_bits) |
+                  (board % s->boards_x)) << m->board_shift) |
+                (i % m->threads_per_board);
+        t->send_ptr = TESSERA_SCRATCH_BASE +
+                      first_slot * TESSERA_BYTES_PER_SLOT;
+        t->free_head = t->free_tail = MBOX_NO_SLOT;
+        t->recv_head = t->recv_tail = MBOX_NO_SLOT;
+        t->next_blocked = MBOX_NO_HART;
+    }
+}
+
 TesseraMailbox *tessera_mailbox_new(const TesseraMailboxConfig *cfg,
                                     const TesseraMailboxHost *host)
 {
     TesseraMailbox *m;
     const TesseraShape *s;
-    uint32_t i, boards, tiles_per_board;
+    uint32_t boards, tiles_per_board;
     size_t slots;
     TesseraTermdetConfig td_cfg;
     TesseraTermdetHost td_host;
@@ -159,9 +198,6 @@ TesseraMailbox *tessera_mailbox_new(const TesseraMailboxConfig *cfg,
     m->board_tiles[MBOX_AXIS_X] = s->tiles_x;
     m->board_tiles[MBOX_AXIS_Y] = s->tiles_y;
     m->host_id = tessera_host_id(s);
-    m->host_blocked_head = MBOX_NO_HART;
-    m->host_blocked_tail = MBOX_NO_HART;
-    m->calling = MBOX_NO_HART;
     mbox_pool_init(&m->msgs, sizeof(MboxMsg));
     mbox_pool_init(&m->pendings, sizeof(MboxPending));
 
@@ -187,33 +223,32 @@ TesseraMailbox *tessera_mailbox_new(const TesseraMailboxConfig *cfg,
         return NULL;
     }
 
-    for (i = 0; i < m->num_tiles; i++) {
-        uint32_t board = i / tiles_per_board, local = i % tiles_per_board;
-        MboxTile *t = &m->tiles[i];
-
-        t->pos[MBOX_AXIS_X] = board % s->boards_x * s->tiles_x +
-                              local % s->tiles_x;
-        t->pos[MBOX_AXIS_Y] = board / s->boards_x * s->tiles_y +
-                              local / s->tiles_x;
-        t->blocked_head = MBOX_NO_HART;
-        t->blocked_tail = MBOX_NO_HART;
-    }
-    for (i = 0; i < m->num_harts; i++) {
-        MboxThread *t = &m->threads[i];
-        uint32_t board = i / m->threads_per_board;
-        uint32_t first_slot = (i & (m->threads_per_tile - 1)) *
-                              m->slots_per_thread;
-
-        t->id = ((((board / s->boards_x) << m->board_x_bits) |
-                  (board % s->boards_x)) << m->board_shift) |
-                (i % m->threads_per_board);
-        t->send_ptr = TESSERA_SCRATCH_BASE +
-                      first_slot * TESSERA_BYTES_PER_SLOT;
-        t->free_head = t->free_tail = MBOX_NO_SLOT;
-        t->recv_head = t->recv_tail = MBOX_NO_SLOT;
-        t->next_blocked = MBOX_NO_HART;
-    }
+    mailbox_power_on(m);
     return m;
+}
+
+void tessera_mailbox_reset(TesseraMailbox *m)
+{
+    const TesseraShape *s = &m->cfg.shape;
+    size_t slots = (size_t)m->num_tiles * TESSERA_SLOTS_PER_TILE;
+    size_t links = (size_t)m->grid[MBOX_AXIS_X] * m->grid[MBOX_AXIS_Y] *
+                   MBOX_LINKS_PER_TILE + 2;
+
+    /* Every message and pending record goes back with its chunks. */
+    mbox_pool_destroy(&m->msgs);
+    mbox_pool_destroy(&m->pendings);
+    mbox_pool_init(&m->msgs, sizeof(MboxMsg));
+    mbox_pool_init(&m->pendings, sizeof(MboxPending));
+    memset(m->threads, 0, m->num_harts * sizeof(*m->threads));
+    memset(m->tiles, 0, m->num_tiles * sizeof(*m->tiles));
+    memset(m->slot_state, 0, slots * sizeof(*m->slot_state));
+    memset(m->slot_next, 0, slots * sizeof(*m->slot_next));
+    memset(m->slot_time, 0, slots * sizeof(*m->slot_time));
+    memset(m->links, 0, links * sizeof(*m->links));
+    memset(m->boards, 0, (size_t)s->boards_x * s->boards_y * sizeof(*m->boards));
+    memset(&m->host_counts, 0, sizeof(m->host_counts));
+    tessera_termdet_reset(m->td);
+    mailbox_power_on(m);
 }
 
 void tessera_mailbox_free(TesseraMailbox *m)

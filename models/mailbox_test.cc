@@ -5,12 +5,14 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <map>
 #include <memory>
 #include <random>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -47,9 +49,10 @@ class Harness {
     host.scratchpad = [](void* self, uint32_t tile) {
       return static_cast<Harness*>(self)->scratch_.at(tile).data();
     };
-    host.wake = [](void* self, uint32_t hart) { static_cast<Harness*>(self)->wakes.push_back(hart); };
-    host.to_host = [](void* self, uint32_t src, const uint8_t* msg, uint32_t flits,
-                      uint64_t time) {
+    host.wake = [](void* self, uint32_t hart) {
+      static_cast<Harness*>(self)->wakes.push_back(hart);
+    };
+    host.to_host = [](void* self, uint32_t src, const uint8_t* msg, uint32_t flits, uint64_t time) {
       auto* h = static_cast<Harness*>(self);
       if (!h->host_accepts) {
         h->host_refusals++;
@@ -67,6 +70,12 @@ class Harness {
   Harness& operator=(const Harness&) = delete;
 
   TesseraMailbox* model() const { return model_; }
+  // As a host does at machine reset: the scratchpads are its memory.
+  void ZeroScratchpads() {
+    for (auto& tile : scratch_) {
+      std::fill(tile.begin(), tile.end(), 0);
+    }
+  }
   const TesseraShape& shape() const { return shape_; }
 
   uint32_t Id(uint32_t hart) const { return tessera_thread_at(&shape_, hart); }
@@ -110,7 +119,9 @@ class Harness {
     return o.fault;
   }
 
-  void Give(uint32_t hart, uint32_t n, uint64_t now = 0) { Done(hart, TESSERA_CSR_FREE, Slot(hart, n), now); }
+  void Give(uint32_t hart, uint32_t n, uint64_t now = 0) {
+    Done(hart, TESSERA_CSR_FREE, Slot(hart, n), now);
+  }
   void GiveAll(uint32_t hart) {
     for (uint32_t n = 1; n < SlotsPerThread(); n++) {
       Give(hart, n);
@@ -183,10 +194,10 @@ TEST(MailboxConfig, RefusesWhatTheMachineCannotBe) {
   EXPECT_TRUE(accepts(kSmall, 64));
   EXPECT_TRUE(accepts(kSmall, TESSERA_MAX_FLITS));
   EXPECT_FALSE(accepts(kSmall, TESSERA_MAX_FLITS - 1));  // a 4-flit message could never enter
-  EXPECT_FALSE(accepts({1, 1, 3, 1, 1, 1}, 64));           // tiles not a power of two
+  EXPECT_FALSE(accepts({1, 1, 3, 1, 1, 1}, 64));         // tiles not a power of two
   EXPECT_FALSE(accepts({0, 1, 1, 1, 1, 1}, 64));
-  EXPECT_TRUE(accepts({1, 1, 1, 1, 8, 64}, 64));   // 512 threads per tile: 2 slots each
-  EXPECT_FALSE(accepts({1, 1, 1, 1, 16, 64}, 64));  // 1,024: no receive slot left
+  EXPECT_TRUE(accepts({1, 1, 1, 1, 8, 64}, 64));              // 512 threads per tile: 2 slots each
+  EXPECT_FALSE(accepts({1, 1, 1, 1, 16, 64}, 64));            // 1,024: no receive slot left
   EXPECT_FALSE(accepts({65535, 65535, 64, 64, 16, 16}, 64));  // ids beyond 32 bits
 
   const TesseraMailboxConfig config{kSmall, 4, 150, 64, TESSERA_TERMDET_MASTER_ORIGIN};
@@ -322,8 +333,8 @@ TEST(MailboxDelivery, MessagesToItselfAndWithinATileCostNothing) {
 }
 
 TEST(MailboxDelivery, MulticastReachesExactlyTheThreadsOfTheMask) {
-  Harness h({1, 1, 2, 1, 4, 16});  // 64 threads per tile: the whole mask
-  const uint32_t sender = 70;      // tile 1
+  Harness h({1, 1, 2, 1, 4, 16});                  // 64 threads per tile: the whole mask
+  const uint32_t sender = 70;                      // tile 1
   const uint64_t mask = 0x8000'0001'0000'0006ull;  // threads 1, 2, 32, 63 of tile 0
   for (uint32_t t = 0; t < 64; t++) {
     h.Give(t, 1);
@@ -465,11 +476,11 @@ TEST(MailboxTime, LatencyOnAThreeByThreeMeshWithL150) {
     return tessera_mailbox_latency(h.model(), a, b, 1);
   };
   const uint32_t origin = id(0, 0, 0, 0);
-  EXPECT_EQ(latency(origin, origin), 0u);                              // same tile
-  EXPECT_EQ(latency(origin, id(0, 0, 1, 0)), kTileHop);                // neighbour tile
-  EXPECT_EQ(latency(origin, id(0, 0, 1, 1)), 2 * kTileHop);            // same board, far tile
-  EXPECT_EQ(latency(id(0, 0, 1, 0), id(1, 0, 0, 0)), kL);              // across one board edge
-  EXPECT_EQ(latency(origin, id(1, 0, 0, 0)), kTileHop + kL);           // other board
+  EXPECT_EQ(latency(origin, origin), 0u);                                   // same tile
+  EXPECT_EQ(latency(origin, id(0, 0, 1, 0)), kTileHop);                     // neighbour tile
+  EXPECT_EQ(latency(origin, id(0, 0, 1, 1)), 2 * kTileHop);                 // same board, far tile
+  EXPECT_EQ(latency(id(0, 0, 1, 0), id(1, 0, 0, 0)), kL);                   // across one board edge
+  EXPECT_EQ(latency(origin, id(1, 0, 0, 0)), kTileHop + kL);                // other board
   EXPECT_EQ(latency(origin, id(2, 2, 1, 1)), 2 * (3 * kTileHop + 2 * kL));  // far corner
   EXPECT_EQ(latency(id(2, 2, 1, 1), origin), latency(origin, id(2, 2, 1, 1)));
   EXPECT_EQ(latency(h.HostId(), origin), kL);
@@ -608,8 +619,9 @@ TEST(MailboxFaults, SendToNoThreadIsABadDestination) {
 
 TEST(MailboxFaults, SlotPointersOutsideTheScratchpadOrMisalignedAreBadSlots) {
   Harness h(kSmall);
-  for (const uint32_t bad : {0u, TESSERA_SCRATCH_BASE - 64, TESSERA_SCRATCH_BASE + TESSERA_SCRATCH_SIZE,
-                             TESSERA_DRAM_BASE, TESSERA_SCRATCH_BASE + 8, TESSERA_SCRATCH_BASE + 64 + 4}) {
+  for (const uint32_t bad :
+       {0u, TESSERA_SCRATCH_BASE - 64, TESSERA_SCRATCH_BASE + TESSERA_SCRATCH_SIZE,
+        TESSERA_DRAM_BASE, TESSERA_SCRATCH_BASE + 8, TESSERA_SCRATCH_BASE + 64 + 4}) {
     EXPECT_EQ(h.Fault(0, TESSERA_CSR_SEND_PTR, bad), TESSERA_FAULT_BAD_SLOT) << std::hex << bad;
     EXPECT_EQ(h.Fault(0, TESSERA_CSR_FREE, bad), TESSERA_FAULT_BAD_SLOT) << std::hex << bad;
   }
@@ -873,6 +885,147 @@ TEST(MailboxHost, InjectedMessagesObeyTheSameBuffering) {
   const uint32_t third = h.Done(dest, TESSERA_CSR_RECV).value;
   EXPECT_EQ(h.Bytes(dest, third)[0], 32);
   EXPECT_EQ(tessera_mailbox_host_counts(h.model()).sent, 3u);
+}
+
+// A seeded run of guest operations (frees, sends, multicasts, receives,
+// waits, idles) and host injections, with every outcome the model gives
+// written down; a blocked hart re-issues its CSR once woken, as a vCPU does.
+std::string RandomRun(Harness& h, uint32_t seed, int operations) {
+  std::mt19937 rng(seed);
+  const uint32_t harts = tessera_num_threads(&h.shape());
+  std::map<uint32_t, std::pair<uint32_t, uint32_t>> blocked;  // hart -> CSR, value
+  std::ostringstream log;
+  uint64_t now = 0;
+  // A woken hart issues its blocked CSR again.
+  const auto retry_woken = [&] {
+    while (!h.wakes.empty()) {
+      const std::vector<uint32_t> wakes = std::exchange(h.wakes, {});
+      for (const uint32_t woken : wakes) {
+        if (blocked.count(woken) == 0) {
+          continue;
+        }
+        const auto [csr, value] = blocked[woken];
+        blocked.erase(woken);
+        const CsrOutcome o = h.Csr(woken, csr, value, now);
+        log << "retry " << woken << ": " << o.result << " " << o.value << " " << o.resume_at
+            << "\n";
+        if (o.result == TESSERA_CSR_BLOCKED) {
+          blocked[woken] = {csr, value};
+        }
+      }
+    }
+  };
+  for (int op = 0; op < operations; op++) {
+    now += rng() % 40;
+    const uint32_t hart = rng() % harts;
+    retry_woken();
+    if (blocked.count(hart) != 0) {
+      continue;
+    }
+    uint32_t csr = 0, value = 0;
+    // Weighted so that messages keep flowing; the only blocking operations
+    // are sends and tinselIdle, which a message or a detection ends.
+    const uint32_t pick = rng() % 20;
+    if (pick < 5) {
+      csr = TESSERA_CSR_FREE;
+      value = h.Slot(hart, 1 + rng() % (h.SlotsPerThread() - 1));
+    } else if (pick < 9) {
+      csr = TESSERA_CSR_SEND;
+      value = rng() % 5 == 0 ? h.HostId() : h.Id(rng() % harts);
+      h.Fill(hart, op, 1);
+    } else if (pick < 12) {
+      csr = TESSERA_CSR_RECV;
+    } else if (pick == 12) {
+      csr = TESSERA_CSR_CAN_SEND;
+    } else if (pick == 13) {
+      csr = TESSERA_CSR_MCAST_LO;
+      value = rng();
+    } else if (pick == 14) {
+      csr = TESSERA_CSR_MCAST_SEND;
+      value = h.Id(rng() % harts) >> tessera_tile_shift(&h.shape());
+    } else if (pick == 15) {
+      csr = TESSERA_CSR_WAIT_UNTIL;  // tinselIdle, voting or not
+      value =
+          TESSERA_WAIT_CAN_RECV | TESSERA_WAIT_IDLE | (rng() % 2 != 0 ? TESSERA_WAIT_IDLE_VOTE : 0);
+    } else {
+      uint8_t bytes[TESSERA_BYTES_PER_SLOT] = {static_cast<uint8_t>(op)};
+      log << "inject: "
+          << tessera_mailbox_inject(h.model(), h.Id(rng() % harts), bytes, 1 + rng() % 4, now)
+          << "\n";
+      continue;
+    }
+    const CsrOutcome o = h.Csr(hart, csr, value, now);
+    log << hart << " csr " << csr << ": " << o.result << " " << o.value << " " << o.resume_at << " "
+        << o.fault << "\n";
+    if (o.result == TESSERA_CSR_BLOCKED) {
+      blocked[hart] = {csr, value};
+    }
+  }
+  // Then every hart drains its messages and calls tinselIdle(1): the
+  // detector sees the counts of this run only.
+  for (bool progress = true; progress;) {
+    progress = false;
+    retry_woken();
+    for (uint32_t hart = 0; hart < harts; hart++) {
+      if (blocked.count(hart) != 0) {
+        continue;
+      }
+      for (uint32_t n = 1; n < h.SlotsPerThread(); n++) {  // faults for slots hardware has
+        progress |= h.Csr(hart, TESSERA_CSR_FREE, h.Slot(hart, n), now).result == TESSERA_CSR_DONE;
+      }
+      while (tessera_mailbox_can_recv(h.model(), hart)) {
+        const uint32_t slot = h.Done(hart, TESSERA_CSR_RECV, 0, now).value;
+        h.Done(hart, TESSERA_CSR_FREE, slot, now);
+        progress = true;
+      }
+    }
+  }
+  const uint32_t idle = TESSERA_WAIT_CAN_RECV | TESSERA_WAIT_IDLE | TESSERA_WAIT_IDLE_VOTE;
+  for (uint32_t hart = 0; hart < harts; hart++) {
+    if (blocked.count(hart) == 0) {
+      const CsrOutcome o = h.Csr(hart, TESSERA_CSR_WAIT_UNTIL, idle, now);
+      log << "idle " << hart << ": " << o.result << " " << o.value << "\n";
+      if (o.result == TESSERA_CSR_BLOCKED) {
+        blocked[hart] = {TESSERA_CSR_WAIT_UNTIL, idle};
+      }
+    }
+  }
+  retry_woken();
+  for (uint32_t hart = 0; hart < harts; hart++) {
+    const TesseraMailboxCounts c = tessera_mailbox_thread_counts(h.model(), hart);
+    log << "counts " << hart << ": " << c.sent << " " << c.received << "\n";
+  }
+  TesseraTermdetStats stats{};
+  tessera_mailbox_idle_stats(h.model(), &stats);
+  log << "to host: " << h.to_host.size() << ", idle rounds " << stats.rounds_started << " "
+      << stats.rounds << " " << stats.detections << " " << stats.episodes << "\n";
+  return log.str();
+}
+
+// After a reset the model answers every operation as a new one does.
+TEST(MailboxReset, AResetModelBehavesLikeANewOne) {
+  const TesseraShape shape{3, 1, 2, 1, 1, 2};  // a non-power-of-two mesh
+  Harness used(shape, 8);
+  (void)RandomRun(used, 1, 3000);
+  used.host_accepts = false;  // then senders to the host stall
+  (void)RandomRun(used, 3, 300);
+  const TesseraMailboxCounts before = tessera_mailbox_host_counts(used.model());
+  ASSERT_GT(before.received + tessera_mailbox_board_counts(used.model(), 0).sent, 0u);
+
+  tessera_mailbox_reset(used.model());
+  used.ZeroScratchpads();
+  used.wakes.clear();
+  used.to_host.clear();
+  used.host_accepts = true;
+  for (uint32_t hart = 0; hart < tessera_num_threads(&shape); hart++) {
+    EXPECT_FALSE(tessera_mailbox_can_recv(used.model(), hart));
+    EXPECT_TRUE(tessera_mailbox_can_send(used.model(), hart));
+    EXPECT_EQ(tessera_mailbox_waiting(used.model(), hart), 0u);
+  }
+  EXPECT_EQ(tessera_mailbox_host_counts(used.model()).sent, 0u);
+
+  Harness fresh(shape, 8);
+  EXPECT_EQ(RandomRun(used, 2, 3000), RandomRun(fresh, 2, 3000));
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include "tessera/models/sysinfo.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* Larger extents would overflow tessera_log2_ceil() long before they could
  * fit in a 32-bit thread id. */
@@ -84,6 +85,14 @@ TesseraSysinfo *tessera_sysinfo_new(const TesseraSysinfoConfig *cfg)
         return NULL;
     }
     return s;
+}
+
+void tessera_sysinfo_reset(TesseraSysinfo *s)
+{
+    s->checked_in = 0;
+    s->exit_code = 0;
+    memset(s->checked_in_by, 0,
+           (s->num_harts + 31) / 32 * sizeof(*s->checked_in_by));
 }
 
 void tessera_sysinfo_free(TesseraSysinfo *s)

@@ -161,6 +161,22 @@ TEST(SysinfoCheckIn, SecondCheckInOfAHartIsAGuestErrorAndDoesNotCount) {
   EXPECT_EQ(sysinfo.CheckIn(2, 0, &exit_code), TESSERA_SYSINFO_GUEST_ERROR);
 }
 
+// A machine reset forgets every check-in: the next boot's harts check in
+// as on the first.
+TEST(SysinfoCheckIn, ResetForgetsEveryCheckIn) {
+  Sysinfo sysinfo(ConfigFor(kFourHarts));
+  int exit_code = -1;
+  ASSERT_EQ(sysinfo.CheckIn(0, 5, &exit_code), TESSERA_SYSINFO_CONTINUE);
+  ASSERT_EQ(sysinfo.CheckIn(1, 0, &exit_code), TESSERA_SYSINFO_CONTINUE);
+  tessera_sysinfo_reset(sysinfo.get());
+  EXPECT_EQ(sysinfo.Read(0, TESSERA_SYSINFO_CHECKIN), 0u);
+  for (uint32_t id = 0; id < 3; id++) {
+    ASSERT_EQ(sysinfo.CheckIn(id, 0, &exit_code), TESSERA_SYSINFO_CONTINUE) << id;
+  }
+  EXPECT_EQ(sysinfo.CheckIn(3, 0, &exit_code), TESSERA_SYSINFO_EXIT);
+  EXPECT_EQ(exit_code, 0);  // the 5 of before the reset is forgotten too
+}
+
 TEST(SysinfoAccess, UnknownRegisterReadsZeroAsAGuestError) {
   Sysinfo sysinfo(ConfigFor(kFourHarts));
   uint32_t value = 0xdeadbeef;

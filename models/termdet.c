@@ -24,6 +24,7 @@
 #include "tessera/models/termdet.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* Where the master is in its cycle of phases. */
 enum {
@@ -601,6 +602,31 @@ TesseraTermdet *tessera_termdet_new(const TesseraTermdetConfig *cfg,
     td->rtt = 2 * (uint64_t)cfg->board_hop_cycles * max_hops;
     start_round(td, 0);
     return td;
+}
+
+void tessera_termdet_reset(TesseraTermdet *td)
+{
+    uint32_t i;
+
+    memset(td->harts, 0, td->num_harts * sizeof(*td->harts));
+    for (i = 0; i < td->num_boards; i++) {
+        uint32_t hops = td->boards[i].hops;
+
+        memset(&td->boards[i], 0, sizeof(td->boards[i]));
+        td->boards[i].hops = hops;
+    }
+    td->num_steps = 0;
+    td->phase = PHASE_DETECT;
+    td->events = 0;
+    td->detected_at = 0;
+    td->result = 0;
+    td->acks = 0;
+    td->host_count = 0;
+    td->host_black = false;
+    td->host_disabled = false;
+    td->host_enable_at = 0;
+    memset(&td->stats, 0, sizeof(td->stats));
+    start_round(td, 0);
 }
 
 void tessera_termdet_free(TesseraTermdet *td)

@@ -12,6 +12,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace {
@@ -22,7 +23,9 @@ constexpr TesseraTermdetMaster kCentre = TESSERA_TERMDET_MASTER_CENTRE;
 constexpr uint32_t kVoted = TESSERA_TERMDET_RESULT_VOTED;
 constexpr uint32_t kReleased = TESSERA_TERMDET_RESULT_RELEASED;
 
-const char* MasterName(TesseraTermdetMaster m) { return m == kOrigin ? "origin" : "centre"; }
+const char* MasterName(TesseraTermdetMaster m) {
+  return m == kOrigin ? "origin" : "centre";
+}
 
 // Hops of board (x, y) from the master, written out independently of the
 // model.
@@ -38,11 +41,11 @@ uint32_t ExpectedHops(uint32_t bx, uint32_t by, TesseraTermdetMaster master, uin
 // One model with a wake callback that records the harts it names.
 class Rig {
  public:
-  Rig(uint32_t boards_x, uint32_t boards_y, uint32_t threads_per_board,
-      TesseraTermdetMaster master, uint32_t board_hop = kL)
+  Rig(uint32_t boards_x, uint32_t boards_y, uint32_t threads_per_board, TesseraTermdetMaster master,
+      uint32_t board_hop = kL)
       : bx_(boards_x), by_(boards_y), tpb_(threads_per_board), master_(master), l_(board_hop) {
-    const TesseraTermdetConfig config{
-        TesseraShape{boards_x, boards_y, 1, 1, 1, threads_per_board}, board_hop, master};
+    const TesseraTermdetConfig config{TesseraShape{boards_x, boards_y, 1, 1, 1, threads_per_board},
+                                      board_hop, master};
     TesseraTermdetHost host{};
     host.opaque = this;
     host.wake = [](void* self, uint32_t hart) { static_cast<Rig*>(self)->wakes.push_back(hart); };
@@ -160,13 +163,13 @@ TEST(TermdetConfig, HopsAndRoundTripAtTheOrigin) {
 }
 
 TEST(TermdetConfig, HopsAndRoundTripAtTheCentre) {
-  Rig rig(2, 3, 1, kCentre);  // centre (1, 1)
+  Rig rig(2, 3, 1, kCentre);                         // centre (1, 1)
   EXPECT_EQ(tessera_termdet_hops(rig.td(), 3), 0u);  // (1,1): the master's own board
   EXPECT_EQ(tessera_termdet_hops(rig.td(), 0), 2u);  // (0,0)
   EXPECT_EQ(tessera_termdet_hops(rig.td(), 5), 1u);  // (1,2)
   EXPECT_EQ(tessera_termdet_rtt(rig.td()), 600u);    // 2 * 150 * 2
 
-  Rig big(6, 8, 1, kCentre);  // the reference cluster: centre (3, 4)
+  Rig big(6, 8, 1, kCentre);                              // the reference cluster: centre (3, 4)
   EXPECT_EQ(tessera_termdet_rtt(big.td()), 2u * kL * 7);  // (0,0): 3 + 4
   Rig big_origin(6, 8, 1, kOrigin);
   EXPECT_EQ(tessera_termdet_rtt(big_origin.td()), 2u * kL * 13);  // 6 + 8 - 1
@@ -314,7 +317,7 @@ TEST(Termdet, AReceiveAfterTheRoundStartedBlackensIt) {
   const uint32_t a = 0, b = 1;
   ASSERT_TRUE(rig.Enter(a, true, 0));
   rig.RunStep(TESSERA_TERMDET_STEP_DELIVER, 0);
-  rig.RunStep(TESSERA_TERMDET_STEP_RETURN, 0);  // A: idle, count 0, white
+  rig.RunStep(TESSERA_TERMDET_STEP_RETURN, 0);   // A: idle, count 0, white
   rig.RunStep(TESSERA_TERMDET_STEP_DELIVER, 1);  // B is busy: holds it
   rig.Send(b, 10);
   ASSERT_TRUE(rig.Leave(a, 20));
@@ -366,8 +369,8 @@ TEST(Termdet, AbandoningIdleAfterTheSampleSpoilsTheRound) {
   const uint32_t a = 0, b = 1;
   ASSERT_TRUE(rig.Enter(b, true, 0));
   rig.RunStep(TESSERA_TERMDET_STEP_DELIVER, 1);
-  rig.RunStep(TESSERA_TERMDET_STEP_RETURN, 1);  // B: idle, count 0, white
-  ASSERT_TRUE(tessera_termdet_idle_abandon(rig.td(), b, 10));  // no message
+  rig.RunStep(TESSERA_TERMDET_STEP_RETURN, 1);                  // B: idle, count 0, white
+  ASSERT_TRUE(tessera_termdet_idle_abandon(rig.td(), b, 10));   // no message
   EXPECT_FALSE(tessera_termdet_idle_abandon(rig.td(), b, 11));  // not idle now
   ASSERT_TRUE(rig.Enter(a, true, 20));
   rig.Process();
@@ -464,7 +467,7 @@ TEST(Termdet, ARoundThatSawOnlyColoursRunsAgainWithoutAnEvent) {
   Rig rig(2, 1, 1, kOrigin);
   rig.Send(1, 0);
   ASSERT_TRUE(rig.Enter(1, true, 0));
-  rig.Process();  // board 0 busy: round 0 waits for it
+  rig.Process();     // board 0 busy: round 0 waits for it
   rig.Free(0, 200);  // hart 0 receives: board 0 black
   ASSERT_TRUE(rig.Enter(0, true, 210));
   rig.Process();
@@ -1006,5 +1009,55 @@ INSTANTIATE_TEST_SUITE_P(Shapes, TermdetAdversarial, ::testing::ValuesIn(AllAdve
                                   std::to_string(info.param.by) + "_" +
                                   MasterName(info.param.master);
                          });
+
+// ---- reset ------------------------------------------------------------------
+
+// The pending steps as (kind, board, time), for comparing two detectors.
+std::vector<std::tuple<int, uint32_t, uint64_t>> PendingSteps(const Rig& rig) {
+  std::vector<std::tuple<int, uint32_t, uint64_t>> steps;
+  for (size_t i = 0; i < tessera_termdet_pending(rig.td()); i++) {
+    TesseraTermdetStep s;
+    EXPECT_TRUE(tessera_termdet_pending_step(rig.td(), i, &s));
+    steps.emplace_back(s.kind, s.board, s.time);
+  }
+  return steps;
+}
+
+TEST(TermdetReset, AResetDetectorIsANewOne) {
+  Rig used(3, 1, 2, kCentre), fresh(3, 1, 2, kCentre);
+  // Mid-episode: a message in flight, some harts idle, one detection done.
+  used.EnterAll(0);
+  used.Process();
+  used.Send(0, 5000);
+  ASSERT_TRUE(used.Enter(3, false, 5100));
+  used.Process();
+  ASSERT_GT(used.Stats().rounds_started, 0u);
+
+  tessera_termdet_reset(used.td());
+  const TesseraTermdetStats zero = used.Stats();
+  EXPECT_EQ(zero.rounds, 0u);
+  EXPECT_EQ(zero.detections, 0u);
+  EXPECT_EQ(zero.rounds_started, fresh.Stats().rounds_started);
+  EXPECT_EQ(PendingSteps(used), PendingSteps(fresh));
+  for (uint32_t h = 0; h < used.harts(); h++) {
+    EXPECT_EQ(used.State(h), fresh.State(h)) << h;
+  }
+
+  // The message of before is forgotten: all idle terminates as on a new
+  // detector, at the same modelled time.
+  used.wakes.clear();
+  used.EnterAll(10);
+  fresh.EnterAll(10);
+  used.Process();
+  fresh.Process();
+  EXPECT_EQ(used.Stats().detections, 1u);
+  EXPECT_EQ(used.Stats().last_detection, fresh.Stats().last_detection);
+  for (uint32_t h = 0; h < used.harts(); h++) {
+    uint64_t used_at = 0, fresh_at = 0;
+    EXPECT_EQ(used.State(h, nullptr, &used_at), TESSERA_TERMDET_RELEASED) << h;
+    (void)fresh.State(h, nullptr, &fresh_at);
+    EXPECT_EQ(used_at, fresh_at) << h;
+  }
+}
 
 }  // namespace

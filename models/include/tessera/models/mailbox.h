@@ -116,6 +116,12 @@ TesseraMailbox *tessera_mailbox_new(const TesseraMailboxConfig *cfg,
                                     const TesseraMailboxHost *host);
 void tessera_mailbox_free(TesseraMailbox *m);
 
+/* Back to the state tessera_mailbox_new gave (machine reset): every slot
+ * software's, no message anywhere in the network, no hart waiting, every
+ * count zero, termination detection reset. Wakes nobody: the caller resets
+ * its harts too. The scratchpads are the caller's memory. */
+void tessera_mailbox_reset(TesseraMailbox *m);
+
 /* One csrrw of a mailbox CSR by hart_index: writes `value`, and for reads
  * returns the result in *result. On DONE *resume_at >= now is the time the
  * thread continues at; on BLOCKED, FAULT and UNKNOWN *result = 0 and

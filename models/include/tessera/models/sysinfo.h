@@ -43,6 +43,9 @@ typedef struct TesseraSysinfo TesseraSysinfo;
 TesseraSysinfo *tessera_sysinfo_new(const TesseraSysinfoConfig *cfg);
 void tessera_sysinfo_free(TesseraSysinfo *s);
 
+/* Back to power-on (machine reset): nobody has checked in. */
+void tessera_sysinfo_reset(TesseraSysinfo *s);
+
 /* Reads register `offset` on behalf of thread id `hart_id`. Unknown
  * offsets read 0 and return TESSERA_SYSINFO_GUEST_ERROR. */
 TesseraSysinfoAction tessera_sysinfo_read(TesseraSysinfo *s, uint32_t hart_id,

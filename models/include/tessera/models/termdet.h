@@ -126,6 +126,11 @@ TesseraTermdet *tessera_termdet_new(const TesseraTermdetConfig *cfg,
                                     const TesseraTermdetHost *host);
 void tessera_termdet_free(TesseraTermdet *td);
 
+/* Back to the state tessera_termdet_new gave (machine reset): no hart idle,
+ * every count zero, the first round starting at cycle 0, no steps pending,
+ * statistics cleared. */
+void tessera_termdet_reset(TesseraTermdet *td);
+
 /* Link hops between the master and a board; UINT32_MAX for no such
  * board. */
 uint32_t tessera_termdet_hops(const TesseraTermdet *td, uint32_t board);
