@@ -564,12 +564,36 @@ static void tessera_machine_instance_init(Object *obj)
     tessera_update_smp(s);
 }
 
+/*
+ * A guest reset (exit device RESET) or a system_reset: the devices and the
+ * harts go back to power-on through their reset phases, the image is loaded
+ * again (QEMU's ROM reset), and the machine's own state follows here, so
+ * the next boot is a first boot.
+ */
+static void tessera_machine_reset(MachineState *machine, ResetType type)
+{
+    TesseraMachineState *s = TESSERA_MACHINE(machine);
+    uint32_t tiles = s->boards_x * s->boards_y * s->tiles_x * s->tiles_y;
+
+    qemu_devices_reset(type);
+    tessera_clocks_reset(s->time.clocks);
+    bitmap_zero(s->woken, s->num_harts);
+    s->any_woken = false;
+    bitmap_zero(s->parked, s->num_harts);
+    for (uint32_t t = 0; t < tiles; t++) {
+        memset(memory_region_get_ram_ptr(&s->tiles[t].scratch), 0,
+               TESSERA_SCRATCH_SIZE);
+    }
+    trace_tessera_machine_reset(s->num_harts);
+}
+
 static void tessera_machine_class_init(ObjectClass *oc, void *data)
 {
     MachineClass *mc = MACHINE_CLASS(oc);
 
     mc->desc = "Tessera many-core message-passing mesh (Tinsel-style)";
     mc->init = tessera_machine_init;
+    mc->reset = tessera_machine_reset;
     mc->max_cpus = TESSERA_MAX_HARTS;
     mc->default_cpus = 16;
     mc->default_cpu_type = TYPE_RISCV_CPU_RV32I;

@@ -124,6 +124,16 @@ static void tessera_sysinfo_unrealize(DeviceState *dev)
     s->model = NULL;
 }
 
+/* A machine reset forgets every check-in, as at power-on. */
+static void tessera_sysinfo_reset_hold(Object *obj, ResetType type)
+{
+    TesseraSysinfoState *s = TESSERA_SYSINFO(obj);
+
+    if (s->model) {
+        tessera_sysinfo_reset(s->model);
+    }
+}
+
 static const Property tessera_sysinfo_properties[] = {
     DEFINE_PROP_UINT32("boards-x", TesseraSysinfoState, shape.boards_x, 1),
     DEFINE_PROP_UINT32("boards-y", TesseraSysinfoState, shape.boards_y, 1),
@@ -145,11 +155,13 @@ static const Property tessera_sysinfo_properties[] = {
 static void tessera_sysinfo_class_init(ObjectClass *oc, void *data)
 {
     DeviceClass *dc = DEVICE_CLASS(oc);
+    ResettableClass *rc = RESETTABLE_CLASS(oc);
 
     dc->realize = tessera_sysinfo_realize;
     dc->unrealize = tessera_sysinfo_unrealize;
     dc->desc = "Tessera machine facts and boot check-in";
     dc->user_creatable = false;
+    rc->phases.hold = tessera_sysinfo_reset_hold;
     device_class_set_props(dc, tessera_sysinfo_properties);
 }
 
