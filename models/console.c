@@ -1,5 +1,6 @@
 /*
- * Console model: one line buffer per hart, emitted whole.
+ * Console model: one line buffer per hart, emitted whole, behind a
+ * write-only register block and the EMIT CSR.
  *
  * A full buffer is emitted only when the next byte arrives (or on a flush),
  * so a line of exactly TESSERA_CONSOLE_LINE_MAX bytes followed by '\n' comes
@@ -99,4 +100,52 @@ void tessera_console_flush_all(TesseraConsole *c)
     for (i = 0; i < c->num_harts; i++) {
         tessera_console_flush(c, i);
     }
+}
+
+static TesseraConsoleAction console_error(const char **error, const char *why)
+{
+    if (error != NULL) {
+        *error = why;
+    }
+    return TESSERA_CONSOLE_GUEST_ERROR;
+}
+
+TesseraConsoleAction tessera_console_write(TesseraConsole *c,
+                                           uint32_t hart_index,
+                                           uint32_t offset, uint32_t value,
+                                           const char **error)
+{
+    if (hart_index >= c->num_harts) {
+        return console_error(error, "console: access by a hart outside the "
+                             "machine");
+    }
+    switch (offset) {
+    case TESSERA_CONSOLE_TX:
+        tessera_console_put(c, hart_index, value & 0xff);
+        return TESSERA_CONSOLE_DONE;
+    case TESSERA_CONSOLE_FLUSH:
+        tessera_console_flush(c, hart_index);
+        return TESSERA_CONSOLE_DONE;
+    default:
+        return console_error(error, "console: write to an unknown register");
+    }
+}
+
+TesseraConsoleAction tessera_console_read(const TesseraConsole *c,
+                                          uint32_t offset, uint32_t *value,
+                                          const char **error)
+{
+    (void)c;
+    (void)offset;
+    *value = 0;
+    return console_error(error, "console: read of a write-only register");
+}
+
+uint32_t tessera_console_emit_csr(TesseraConsole *c, uint32_t hart_index,
+                                  bool write, uint32_t value)
+{
+    if (write) {
+        tessera_console_put(c, hart_index, value & 0xff);
+    }
+    return 0;
 }

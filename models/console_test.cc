@@ -114,6 +114,76 @@ TEST_F(ConsoleModelTest, OutOfRangeHartIsIgnored) {
   EXPECT_TRUE(lines_.empty());
 }
 
+// --- The register block and the EMIT CSR -------------------------------------------------------
+
+TEST_F(ConsoleModelTest, TxPutsTheLowByteOfTheWrittenValue) {
+  const char* error = nullptr;
+  for (const char byte : std::string("tx\n")) {
+    ASSERT_EQ(tessera_console_write(console_, 1, TESSERA_CONSOLE_TX,
+                                    0xabcd'ef00u | static_cast<uint8_t>(byte), &error),
+              TESSERA_CONSOLE_DONE);
+  }
+  EXPECT_EQ(lines_, (std::vector<Line>{{1, "tx"}}));
+  EXPECT_EQ(error, nullptr);
+}
+
+TEST_F(ConsoleModelTest, FlushRegisterFlushesTheWritersLineWhateverTheValue) {
+  Put(0, "zero");
+  Put(2, "two");
+  EXPECT_EQ(tessera_console_write(console_, 2, TESSERA_CONSOLE_FLUSH, 0x1234'5678u, nullptr),
+            TESSERA_CONSOLE_DONE);
+  EXPECT_EQ(lines_, (std::vector<Line>{{2, "two"}}));
+}
+
+TEST_F(ConsoleModelTest, WriteToAnUnknownOffsetIsAGuestErrorAndChangesNothing) {
+  for (const uint32_t offset : {1u, 2u, 3u, 8u, 0xffcu, 0x1000u, UINT32_MAX}) {
+    const char* error = nullptr;
+    EXPECT_EQ(tessera_console_write(console_, 0, offset, '\n', &error), TESSERA_CONSOLE_GUEST_ERROR)
+        << offset;
+    ASSERT_NE(error, nullptr);
+    EXPECT_NE(std::string(error).find("unknown register"), std::string::npos) << error;
+  }
+  Put(0, "still one line\n");
+  EXPECT_EQ(lines_, (std::vector<Line>{{0, "still one line"}}));
+}
+
+TEST_F(ConsoleModelTest, WriteByAHartOutsideTheMachineIsAGuestError) {
+  const char* error = nullptr;
+  EXPECT_EQ(tessera_console_write(console_, kHarts, TESSERA_CONSOLE_TX, 'x', &error),
+            TESSERA_CONSOLE_GUEST_ERROR);
+  ASSERT_NE(error, nullptr);
+  EXPECT_NE(std::string(error).find("outside the machine"), std::string::npos) << error;
+  tessera_console_flush_all(console_);
+  EXPECT_TRUE(lines_.empty());
+}
+
+TEST_F(ConsoleModelTest, EveryReadIsZeroAndAGuestError) {
+  for (const uint32_t offset :
+       {uint32_t{TESSERA_CONSOLE_TX}, uint32_t{TESSERA_CONSOLE_FLUSH}, 8u}) {
+    uint32_t value = 0xdead'beefu;
+    const char* error = nullptr;
+    EXPECT_EQ(tessera_console_read(console_, offset, &value, &error), TESSERA_CONSOLE_GUEST_ERROR);
+    EXPECT_EQ(value, 0u);
+    ASSERT_NE(error, nullptr);
+    EXPECT_NE(std::string(error).find("write-only"), std::string::npos) << error;
+  }
+}
+
+TEST_F(ConsoleModelTest, EmitCsrWritesTheLowByteAndReadsAsZero) {
+  EXPECT_EQ(tessera_console_emit_csr(console_, 3, true, 0x1200u | 'e'), 0u);
+  EXPECT_EQ(tessera_console_emit_csr(console_, 3, false, 'X'), 0u);  // csrr: no write
+  EXPECT_EQ(tessera_console_emit_csr(console_, 3, true, 0xff00u | '\n'), 0u);
+  EXPECT_EQ(lines_, (std::vector<Line>{{3, "e"}}));
+}
+
+TEST_F(ConsoleModelTest, EmitCsrAndTxJoinTheSameLine) {
+  tessera_console_emit_csr(console_, 0, true, 'c');
+  tessera_console_write(console_, 0, TESSERA_CONSOLE_TX, 's', nullptr);
+  tessera_console_emit_csr(console_, 0, true, 'r');
+  tessera_console_write(console_, 0, TESSERA_CONSOLE_FLUSH, 0, nullptr);
+  EXPECT_EQ(lines_, (std::vector<Line>{{0, "csr"}}));
+}
+
 TEST(ConsoleModel, RefusesZeroHartsAndNoEmitter) {
   EXPECT_EQ(tessera_console_new(
                 0, [](void*, uint32_t, const char*, size_t) {}, nullptr),

@@ -1,6 +1,7 @@
 #include "console_device.h"
 
 #include <new>
+#include <string>
 
 #include "bus_error.h"
 
@@ -27,24 +28,29 @@ std::vector<uint16_t> ConsoleDevice::csrs() const {
   return {TESSERA_CSR_EMIT};
 }
 
-void ConsoleDevice::mmio_write32(Hart& hart, uint32_t offset, uint32_t value) {
+uint32_t ConsoleDevice::mmio_read32(Hart& hart, uint32_t offset) {
+  uint32_t value = 0;
+  const char* error = nullptr;
   std::lock_guard lock(mutex_);
-  switch (offset) {
-    case TESSERA_CONSOLE_TX:
-      tessera_console_put(model_, hart.index(), static_cast<uint8_t>(value));
-      return;
-    case TESSERA_CONSOLE_FLUSH:
-      tessera_console_flush(model_, hart.index());
-      return;
-    default:
-      throw_bus_error(hart, "console has no register at offset " + hex32(offset));
+  if (tessera_console_read(model_, offset, &value, &error) == TESSERA_CONSOLE_GUEST_ERROR) {
+    throw_bus_error(hart, std::string(error) + " (offset " + hex32(offset) + ")");
+  }
+  return value;
+}
+
+void ConsoleDevice::mmio_write32(Hart& hart, uint32_t offset, uint32_t value) {
+  const char* error = nullptr;
+  std::lock_guard lock(mutex_);
+  if (tessera_console_write(model_, hart.index(), offset, value, &error) ==
+      TESSERA_CONSOLE_GUEST_ERROR) {
+    throw_bus_error(hart, std::string(error) + " (offset " + hex32(offset) + ")");
   }
 }
 
+// The host's csr_swap is csrrw: it always writes.
 uint32_t ConsoleDevice::csr_swap(Hart& hart, uint16_t, uint32_t value) {
   std::lock_guard lock(mutex_);
-  tessera_console_put(model_, hart.index(), static_cast<uint8_t>(value));
-  return 0;
+  return tessera_console_emit_csr(model_, hart.index(), true, value);
 }
 
 std::vector<ConsoleLine> ConsoleDevice::lines() const {

@@ -1,5 +1,6 @@
 // The console (MMIO TX/FLUSH and the EMIT CSR) over the console model,
-// recording every line it emits.
+// recording every line it emits. The model decodes every access; a guest
+// error becomes a bus error.
 #pragma once
 
 #include <mutex>
@@ -19,6 +20,7 @@ class ConsoleDevice final : public Device {
   std::string_view name() const override { return "console"; }
   std::optional<MmioWindow> mmio_window() const override;
   std::vector<uint16_t> csrs() const override;
+  uint32_t mmio_read32(Hart& hart, uint32_t offset) override;
   void mmio_write32(Hart& hart, uint32_t offset, uint32_t value) override;
   uint32_t csr_swap(Hart& hart, uint16_t csr, uint32_t value) override;
 

@@ -1,11 +1,14 @@
 /*
  * Console model: assembles each hart's bytes into lines so that lines of
- * different harts never interleave. Plain C: used by the QEMU wrapper
- * (hw/riscv/tessera_console.c) and by the host HAL backend.
+ * different harts never interleave, and decodes the console's registers
+ * (TESSERA_CONSOLE_* in tessera/hw/regs.h) and the EMIT CSR. Plain C: used
+ * by the QEMU wrapper (hw/riscv/tessera_console.c) and by the host HAL
+ * backend.
  */
 #ifndef TESSERA_MODELS_CONSOLE_H
 #define TESSERA_MODELS_CONSOLE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -18,6 +21,11 @@ typedef void (*TesseraConsoleEmitFn)(void *opaque, uint32_t hart_index,
                                      const char *line, size_t len);
 
 typedef struct TesseraConsole TesseraConsole;
+
+typedef enum TesseraConsoleAction {
+    TESSERA_CONSOLE_DONE,
+    TESSERA_CONSOLE_GUEST_ERROR, /* bad access, nothing changed; *error says why */
+} TesseraConsoleAction;
 
 /* num_harts line buffers of TESSERA_CONSOLE_LINE_MAX bytes. NULL on OOM,
  * if num_harts is 0 or if emit is NULL. */
@@ -34,6 +42,30 @@ void tessera_console_flush(TesseraConsole *c, uint32_t hart_index);
 
 /* Emit every partial line (at machine exit). */
 void tessera_console_flush_all(TesseraConsole *c);
+
+/*
+ * The register block, as hart hart_index accesses it. A write to
+ * TESSERA_CONSOLE_TX puts the value's low byte; any write to
+ * TESSERA_CONSOLE_FLUSH flushes the hart's line. Any other offset, or a
+ * hart_index outside the machine, is a guest error that changes nothing.
+ */
+TesseraConsoleAction tessera_console_write(TesseraConsole *c,
+                                           uint32_t hart_index,
+                                           uint32_t offset, uint32_t value,
+                                           const char **error);
+
+/* The console is write-only: every read gives 0 and is a guest error. */
+TesseraConsoleAction tessera_console_read(const TesseraConsole *c,
+                                          uint32_t offset, uint32_t *value,
+                                          const char **error);
+
+/*
+ * CSR TESSERA_CSR_EMIT (Tinsel's emit) of hart hart_index: reads as 0; if
+ * the instruction writes (`write`), the low byte of `value` joins the line
+ * as a write to TX does. Returns the value the CSR reads as.
+ */
+uint32_t tessera_console_emit_csr(TesseraConsole *c, uint32_t hart_index,
+                                  bool write, uint32_t value);
 
 #ifdef __cplusplus
 }

@@ -1,7 +1,8 @@
 /*
  * Tessera console: a transmit-only UART that assembles each hart's bytes
- * into lines (models/console.c) so that lines of different harts never
- * interleave on the chardev.
+ * into lines (models/console.c, which also decodes its registers and the
+ * EMIT CSR) so that lines of different harts never interleave on the
+ * chardev.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -28,40 +29,44 @@ static void tessera_console_emit(void *opaque, uint32_t hart_index,
     qemu_chr_fe_write_all(&s->chr, (const uint8_t *)"\n", 1);
 }
 
-static uint64_t tessera_console_read(void *opaque, hwaddr addr, unsigned size)
+static uint64_t tessera_console_mmio_read(void *opaque, hwaddr addr,
+                                          unsigned size)
 {
-    qemu_log_mask(LOG_GUEST_ERROR, "tessera-console: read at 0x%" HWADDR_PRIx
-                  " of a write-only register\n", addr);
-    return 0;
+    TesseraConsoleState *s = opaque;
+    const char *error = NULL;
+    uint32_t value = 0;
+
+    if (tessera_console_read(s->model, addr, &value, &error) ==
+        TESSERA_CONSOLE_GUEST_ERROR) {
+        qemu_log_mask(LOG_GUEST_ERROR, "tessera-console: read at 0x%"
+                      HWADDR_PRIx ": %s\n", addr, error);
+    }
+    return value;
 }
 
-static void tessera_console_write(void *opaque, hwaddr addr, uint64_t value,
-                                  unsigned size)
+static void tessera_console_mmio_write(void *opaque, hwaddr addr,
+                                       uint64_t value, unsigned size)
 {
     TesseraConsoleState *s = opaque;
     int hart = tessera_current_hart_index();
+    const char *error = NULL;
 
     if (hart < 0) {
         qemu_log_mask(LOG_GUEST_ERROR, "tessera-console: write without a "
                       "current hart ignored\n");
         return;
     }
-    switch (addr) {
-    case TESSERA_CONSOLE_TX:
-        tessera_console_put(s->model, hart, value & 0xff);
-        break;
-    case TESSERA_CONSOLE_FLUSH:
-        tessera_console_flush(s->model, hart);
-        break;
-    default:
-        qemu_log_mask(LOG_GUEST_ERROR, "tessera-console: write to unknown "
-                      "register 0x%" HWADDR_PRIx " by hart %d\n", addr, hart);
+    if (tessera_console_write(s->model, hart, addr, value, &error) ==
+        TESSERA_CONSOLE_GUEST_ERROR) {
+        qemu_log_mask(LOG_GUEST_ERROR, "tessera-console: hart %d wrote 0x%"
+                      PRIx64 " to 0x%" HWADDR_PRIx ": %s\n", hart, value,
+                      addr, error);
     }
 }
 
 static const MemoryRegionOps tessera_console_ops = {
-    .read = tessera_console_read,
-    .write = tessera_console_write,
+    .read = tessera_console_mmio_read,
+    .write = tessera_console_mmio_write,
     .endianness = DEVICE_LITTLE_ENDIAN,
     .valid = { .min_access_size = 1, .max_access_size = 4 },
     .impl = { .min_access_size = 4, .max_access_size = 4 },
@@ -80,10 +85,7 @@ static void tessera_console_at_exit(Notifier *n, void *data)
     tessera_console_flush_all(s->model);
 }
 
-/*
- * CSR 0x80f (Tinsel's emit): the low byte joins the hart's line, as a
- * write to the TX register does.
- */
+/* CSR 0x80f (Tinsel's emit): the model decides what it means. */
 static TesseraConsoleState *tessera_console_for_emit;
 
 static RISCVException tessera_console_emit_op(CPURISCVState *env, int csrno,
@@ -91,15 +93,16 @@ static RISCVException tessera_console_emit_op(CPURISCVState *env, int csrno,
                                               target_ulong new_value,
                                               target_ulong write_mask)
 {
+    /* As for the mailbox CSRs: csrrs writes its operand, csrrc 0 */
+    bool write = write_mask && !env->debugger;
+    uint32_t old;
+
+    BQL_LOCK_GUARD();
+    old = tessera_console_emit_csr(tessera_console_for_emit->model,
+                                   env_cpu(env)->cpu_index, write,
+                                   new_value & write_mask);
     if (ret_value) {
-        *ret_value = 0;
-    }
-    if (write_mask && !env->debugger) {
-        BQL_LOCK_GUARD();
-        /* As for the mailbox CSRs: csrrs writes its operand, csrrc 0 */
-        tessera_console_put(tessera_console_for_emit->model,
-                            env_cpu(env)->cpu_index,
-                            new_value & write_mask & 0xff);
+        *ret_value = old;
     }
     return RISCV_EXCP_NONE;
 }
