@@ -1,7 +1,10 @@
 #include "exit_device.h"
 
+#include <string>
+
 #include "bus_error.h"
 #include "tessera/host/machine.h"
+#include "tessera/models/exit.h"
 
 namespace tessera::host {
 
@@ -9,21 +12,34 @@ std::optional<MmioWindow> ExitDevice::mmio_window() const {
   return MmioWindow{TESSERA_EXIT_BASE, TESSERA_EXIT_SIZE};
 }
 
+uint32_t ExitDevice::mmio_read32(Hart& hart, uint32_t offset) {
+  uint32_t value = 0;
+  const char* error = nullptr;
+  if (tessera_exit_read(offset, &value, &error) == TESSERA_EXIT_ACTION_GUEST_ERROR) {
+    throw_bus_error(hart, std::string(error) + " (offset " + hex32(offset) + ")");
+  }
+  return value;
+}
+
+// The model holds no state, so this device needs no lock.
 void ExitDevice::mmio_write32(Hart& hart, uint32_t offset, uint32_t value) {
-  if (offset != 0) {
-    throw_bus_error(hart, "exit device has no register at offset " + hex32(offset));
+  int code = 0;
+  const char* error = nullptr;
+  switch (tessera_exit_write(offset, value, &code, &error)) {
+    case TESSERA_EXIT_ACTION_END:
+      // error, if any, only explains the status (FAIL with code 0 -> 1).
+      machine_.end_run(code);
+      throw MachineExit(code);
+    case TESSERA_EXIT_ACTION_RESET:
+      throw_bus_error(hart, "exit device: reset (" + hex32(value) +
+                                ") requested; the host machine cannot reboot");
+    case TESSERA_EXIT_ACTION_NONE:
+      return;
+    case TESSERA_EXIT_ACTION_GUEST_ERROR:
+      break;
   }
-  int code;
-  if (value == TESSERA_EXIT_PASS) {
-    code = 0;
-  } else if ((value & 0xffffu) == TESSERA_EXIT_FAIL) {
-    // A failure must never read as success, even with code 0.
-    code = (value >> 16) != 0 ? static_cast<int>(value >> 16) : 1;
-  } else {
-    throw_bus_error(hart, "exit device: " + hex32(value) + " is neither PASS nor FAIL");
-  }
-  machine_.end_run(code);
-  throw MachineExit(code);
+  throw_bus_error(hart,
+                  std::string(error) + " (" + hex32(value) + " at offset " + hex32(offset) + ")");
 }
 
 }  // namespace tessera::host

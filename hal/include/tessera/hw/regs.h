@@ -121,7 +121,7 @@ static inline const char *tessera_mailbox_fault_name(uint32_t code)
 #define TESSERA_SCRATCH_SIZE    0x00010000u /* 64 KiB: 1,024 slots of 64 bytes   */
 #define TESSERA_SYSINFO_BASE    0x00100000u /* machine facts, boot check-in      */
 #define TESSERA_SYSINFO_SIZE    0x00001000u
-#define TESSERA_EXIT_BASE       0x00101000u /* sifive_test-style finisher        */
+#define TESSERA_EXIT_BASE       0x00101000u /* exit device: pass, fail, reset    */
 #define TESSERA_EXIT_SIZE       0x00001000u
 #define TESSERA_CONSOLE_BASE    0x00102000u /* line-assembling console UART      */
 #define TESSERA_CONSOLE_SIZE    0x00001000u
@@ -167,9 +167,14 @@ static inline const char *tessera_mailbox_fault_name(uint32_t code)
 #define TESSERA_SYSINFO_MAGIC_VALUE      0x41525354u /* "TSRA" little-endian */
 #define TESSERA_SYSINFO_VERSION_VALUE    1u
 
-/* Exit device (same encoding as QEMU's sifive_test). */
+/* Exit device: one write-only register at offset 0, with the encoding of
+ * QEMU's sifive_test (models/exit.c). A FAIL code outside 1..FAIL_CODE_MAX
+ * ends the run with status 1: an 8-bit exit status cannot carry it, and a
+ * failure must never read as success. */
 #define TESSERA_EXIT_PASS       0x5555u
 #define TESSERA_EXIT_FAIL       0x3333u /* | (code << 16) */
+#define TESSERA_EXIT_RESET      0x7777u /* reset the machine (QEMU only) */
+#define TESSERA_EXIT_FAIL_CODE_MAX 255u
 
 /* Exit status of a run ended by a trap: base + exception or interrupt code
  * (masked to keep it within an 8-bit status). The runtime's trap handler

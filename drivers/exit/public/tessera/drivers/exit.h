@@ -18,7 +18,7 @@ class ExitDevice {
   // A process exit status holds 8 bits: larger codes would read back as a different status (256
   // as success), and code 0 with the FAIL encoding would read as success too.
   static constexpr uint32_t kMinFailCode = 1;
-  static constexpr uint32_t kMaxFailCode = 255;
+  static constexpr uint32_t kMaxFailCode = TESSERA_EXIT_FAIL_CODE_MAX;
 
   constexpr explicit ExitDevice(uint32_t base_address = TESSERA_EXIT_BASE)
       : base_address_(base_address) {}

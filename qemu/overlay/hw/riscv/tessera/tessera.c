@@ -20,7 +20,6 @@
 #include "hw/boards.h"
 #include "hw/loader.h"
 #include "hw/qdev-properties.h"
-#include "hw/misc/sifive_test.h"
 #include "chardev/char.h"
 #include "qemu/bitmap.h"
 #include "qemu/main-loop.h"
@@ -410,6 +409,7 @@ static void tessera_create_devices(TesseraMachineState *s)
 {
     DeviceState *console = qdev_new(TYPE_TESSERA_CONSOLE);
     DeviceState *sysinfo = qdev_new(TYPE_TESSERA_SYSINFO);
+    DeviceState *exit_dev = qdev_new(TYPE_TESSERA_EXIT);
 
     qdev_prop_set_chr(console, "chardev", serial_hd(0));
     qdev_prop_set_uint32(console, "num-harts", s->num_harts);
@@ -431,7 +431,10 @@ static void tessera_create_devices(TesseraMachineState *s)
     s->sysinfo = TESSERA_SYSINFO(sysinfo);
     sysbus_mmio_map(SYS_BUS_DEVICE(sysinfo), 0, TESSERA_SYSINFO_BASE);
 
-    sifive_test_create(TESSERA_EXIT_BASE);
+    object_property_set_link(OBJECT(exit_dev), "console", OBJECT(console),
+                             &error_abort);
+    sysbus_realize_and_unref(SYS_BUS_DEVICE(exit_dev), &error_fatal);
+    sysbus_mmio_map(SYS_BUS_DEVICE(exit_dev), 0, TESSERA_EXIT_BASE);
 }
 
 static void tessera_create_mailbox(TesseraMachineState *s)

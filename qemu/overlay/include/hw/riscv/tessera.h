@@ -26,6 +26,9 @@ OBJECT_DECLARE_SIMPLE_TYPE(TesseraConsoleState, TESSERA_CONSOLE)
 #define TYPE_TESSERA_SYSINFO "tessera-sysinfo"
 OBJECT_DECLARE_SIMPLE_TYPE(TesseraSysinfoState, TESSERA_SYSINFO)
 
+#define TYPE_TESSERA_EXIT "tessera-exit"
+OBJECT_DECLARE_SIMPLE_TYPE(TesseraExitState, TESSERA_EXIT)
+
 #define TYPE_TESSERA_MSWI "tessera-mswi"
 OBJECT_DECLARE_SIMPLE_TYPE(TesseraMswiState, TESSERA_MSWI)
 
@@ -96,6 +99,13 @@ struct TesseraSysinfoState {
     uint32_t dram_size;
     uint32_t partition_size;
     struct TesseraSysinfo *model;
+    TesseraConsoleState *console; /* flushed when the run ends */
+};
+
+/* The exit device: pass, fail, reset. */
+struct TesseraExitState {
+    SysBusDevice parent_obj;
+    MemoryRegion mmio;
     TesseraConsoleState *console; /* flushed when the run ends */
 };
 

@@ -1,0 +1,113 @@
+/*
+ * Tessera exit device: ends the run with a verdict or resets the machine
+ * (models/exit.c decodes the write). It replaces QEMU's sifive_test, whose
+ * encoding it keeps, so that a failure never exits with status 0 and both
+ * hosts give the same status for the same write.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "qemu/osdep.h"
+#include "qemu/log.h"
+#include "qapi/error.h"
+#include "hw/qdev-properties.h"
+#include "hw/riscv/tessera.h"
+#include "system/runstate.h"
+#include "tessera/models/exit.h"
+#include "trace.h"
+
+static uint64_t tessera_exit_mmio_read(void *opaque, hwaddr addr,
+                                       unsigned size)
+{
+    const char *error = NULL;
+    uint32_t value = 0;
+
+    if (tessera_exit_read(addr, &value, &error) ==
+        TESSERA_EXIT_ACTION_GUEST_ERROR) {
+        qemu_log_mask(LOG_GUEST_ERROR, "tessera-exit: read at 0x%"
+                      HWADDR_PRIx ": %s\n", addr, error);
+    }
+    return value;
+}
+
+static void tessera_exit_mmio_write(void *opaque, hwaddr addr, uint64_t value,
+                                    unsigned size)
+{
+    TesseraExitState *s = opaque;
+    const char *error = NULL;
+    int code = 0;
+
+    switch (tessera_exit_write(addr, value, &code, &error)) {
+    case TESSERA_EXIT_ACTION_END:
+        if (error) {
+            qemu_log_mask(LOG_GUEST_ERROR, "tessera-exit: wrote 0x%" PRIx64
+                          ": %s\n", value, error);
+        }
+        trace_tessera_exit_end(value, code);
+        tessera_console_flush_lines(s->console);
+        qemu_system_shutdown_request_with_code(
+            code ? SHUTDOWN_CAUSE_GUEST_PANIC : SHUTDOWN_CAUSE_GUEST_SHUTDOWN,
+            code);
+        break;
+    case TESSERA_EXIT_ACTION_RESET:
+        trace_tessera_exit_reset();
+        qemu_system_reset_request(SHUTDOWN_CAUSE_GUEST_RESET);
+        break;
+    case TESSERA_EXIT_ACTION_NONE:
+        break;
+    case TESSERA_EXIT_ACTION_GUEST_ERROR:
+        qemu_log_mask(LOG_GUEST_ERROR, "tessera-exit: wrote 0x%" PRIx64
+                      " to 0x%" HWADDR_PRIx ": %s\n", value, addr, error);
+        break;
+    }
+}
+
+/* The access sizes of sifive_test: a 16-bit write of PASS or FAIL works. */
+static const MemoryRegionOps tessera_exit_ops = {
+    .read = tessera_exit_mmio_read,
+    .write = tessera_exit_mmio_write,
+    .endianness = DEVICE_LITTLE_ENDIAN,
+    .valid = { .min_access_size = 2, .max_access_size = 4 },
+};
+
+static void tessera_exit_realize(DeviceState *dev, Error **errp)
+{
+    TesseraExitState *s = TESSERA_EXIT(dev);
+
+    if (!s->console) {
+        error_setg(errp, "tessera-exit: needs its console link");
+        return;
+    }
+    memory_region_init_io(&s->mmio, OBJECT(dev), &tessera_exit_ops, s,
+                          TYPE_TESSERA_EXIT, TESSERA_EXIT_SIZE);
+    sysbus_init_mmio(SYS_BUS_DEVICE(dev), &s->mmio);
+}
+
+static const Property tessera_exit_properties[] = {
+    DEFINE_PROP_LINK("console", TesseraExitState, console,
+                     TYPE_TESSERA_CONSOLE, TesseraConsoleState *),
+};
+
+static void tessera_exit_class_init(ObjectClass *oc, void *data)
+{
+    DeviceClass *dc = DEVICE_CLASS(oc);
+
+    dc->realize = tessera_exit_realize;
+    dc->desc = "Tessera exit device (pass, fail, reset)";
+    dc->user_creatable = false;
+    device_class_set_props(dc, tessera_exit_properties);
+}
+
+static const TypeInfo tessera_exit_info = {
+    .name = TYPE_TESSERA_EXIT,
+    .parent = TYPE_SYS_BUS_DEVICE,
+    .instance_size = sizeof(TesseraExitState),
+    .class_init = tessera_exit_class_init,
+};
+
+static void tessera_exit_register_types(void)
+{
+    type_register_static(&tessera_exit_info);
+}
+
+type_init(tessera_exit_register_types)
