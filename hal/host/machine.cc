@@ -9,6 +9,7 @@
 #include "core_csrs.h"
 #include "exit_device.h"
 #include "mailbox_device.h"
+#include "mswi_device.h"
 #include "sysinfo_device.h"
 
 namespace tessera::host {
@@ -60,6 +61,7 @@ Machine::Machine(const TesseraShape& shape, MachineParams params)
   attach(std::make_unique<CoreCsrs>());
   attach(std::move(sysinfo));
   attach(std::make_unique<ExitDevice>(*this));
+  attach(std::make_unique<MswiDevice>(shape_));
   auto console = std::make_unique<ConsoleDevice>(*this, params_.console_sink);
   console_ = console.get();
   attach(std::move(console));

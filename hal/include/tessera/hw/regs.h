@@ -33,6 +33,8 @@
 #define TESSERA_CSR_HART_ID     0xf14 /* read: global thread id (mhartid)        */
 #define TESSERA_CSR_CYCLE       0xc00 /* read: modelled cycle count (low word)   */
 #define TESSERA_CSR_CYCLEH      0xc80 /* read: modelled cycle count (high word)  */
+#define TESSERA_CSR_MIP         0x344 /* read: pending interrupts (mip)          */
+#define TESSERA_MIP_MSIP        (1u << 3) /* mip.MSIP: the hart's MSWI msip bit  */
 
 /* True for the CSRs the mailbox implements. */
 static inline int tessera_csr_is_mailbox(uint32_t csr)

@@ -129,7 +129,7 @@ class MailboxDevice;
 class Machine {
  public:
   // Throws std::invalid_argument for a shape or parameters the machine
-  // cannot have (see tessera_sysinfo_new).
+  // cannot have (see tessera_sysinfo_new and tessera_mswi_new).
   explicit Machine(const TesseraShape& shape, MachineParams params = {});
   ~Machine();
   Machine(const Machine&) = delete;

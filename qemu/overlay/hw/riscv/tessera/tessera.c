@@ -24,6 +24,7 @@
 #include "qemu/bitmap.h"
 #include "qemu/main-loop.h"
 #include "hw/riscv/tessera.h"
+#include "tessera/models/mswi.h"
 #include "elf.h"
 #include "exec/address-spaces.h"
 #include "system/reset.h"
@@ -152,10 +153,10 @@ static bool tessera_check_config(TesseraMachineState *s, Error **errp)
         error_setg(errp, "tessera: thread ids do not fit in 32 bits");
         return false;
     }
-    if (per_board > TESSERA_MSWI_STRIDE / 4) {
+    if (per_board > TESSERA_MSWI_MAX_HARTS) {
         error_setg(errp, "tessera: %" PRIu64 " threads per board; at most %u "
                    "(tiles-x * tiles-y * cores-per-tile * threads-per-core)",
-                   per_board, TESSERA_MSWI_STRIDE / 4);
+                   per_board, TESSERA_MSWI_MAX_HARTS);
         return false;
     }
     if (tessera_threads_per_tile(&s->shape) > TESSERA_SCRATCH_SIZE /

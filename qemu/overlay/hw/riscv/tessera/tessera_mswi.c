@@ -1,9 +1,9 @@
 /*
  * Tessera per-board machine software interrupts: the register layout of the
- * RISC-V ACLINT MSWI (one 32-bit msip register per hart, bit 0 drives
- * mip.MSIP), wired straight to the board's harts. QEMU's own ACLINT SWI
- * finds its harts by cpu_index and assumes hart ids equal it, which does not
- * hold for Tessera's sparse thread ids.
+ * RISC-V ACLINT MSWI (models/mswi.c: one 32-bit msip register per hart,
+ * bit 0 drives mip.MSIP), wired straight to the board's harts. QEMU's own
+ * ACLINT SWI finds its harts by cpu_index and assumes hart ids equal it,
+ * which does not hold for Tessera's sparse thread ids.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -14,40 +14,48 @@
 #include "hw/irq.h"
 #include "hw/qdev-properties.h"
 #include "hw/riscv/tessera.h"
+#include "tessera/models/mswi.h"
 #include "trace.h"
 
-static uint64_t tessera_mswi_read(void *opaque, hwaddr addr, unsigned size)
+static uint64_t tessera_mswi_mmio_read(void *opaque, hwaddr addr,
+                                       unsigned size)
 {
     TesseraMswiState *s = opaque;
-    uint32_t hart = addr / 4;
+    const char *error = NULL;
+    uint32_t value = 0;
 
-    if (hart >= s->num_harts) {
-        qemu_log_mask(LOG_GUEST_ERROR, "tessera-mswi: read of msip %u, the "
-                      "board has %u harts\n", hart, s->num_harts);
-        return 0;
+    if (tessera_mswi_read(s->model, addr, &value, &error) ==
+        TESSERA_MSWI_GUEST_ERROR) {
+        qemu_log_mask(LOG_GUEST_ERROR, "tessera-mswi: board %u read at 0x%"
+                      HWADDR_PRIx " (the board has %u harts): %s\n",
+                      s->board, addr, s->num_harts, error);
     }
-    return s->msip[hart];
+    return value;
 }
 
-static void tessera_mswi_write(void *opaque, hwaddr addr, uint64_t value,
-                               unsigned size)
+static void tessera_mswi_mmio_write(void *opaque, hwaddr addr,
+                                    uint64_t value, unsigned size)
 {
     TesseraMswiState *s = opaque;
-    uint32_t hart = addr / 4;
+    const char *error = NULL;
+    uint32_t hart;
+    bool pending;
 
-    if (hart >= s->num_harts) {
-        qemu_log_mask(LOG_GUEST_ERROR, "tessera-mswi: write of msip %u, the "
-                      "board has %u harts\n", hart, s->num_harts);
+    if (tessera_mswi_write(s->model, addr, value, &hart, &error) ==
+        TESSERA_MSWI_GUEST_ERROR) {
+        qemu_log_mask(LOG_GUEST_ERROR, "tessera-mswi: board %u write at 0x%"
+                      HWADDR_PRIx " (the board has %u harts): %s\n",
+                      s->board, addr, s->num_harts, error);
         return;
     }
-    s->msip[hart] = value & 1;
-    trace_tessera_mswi_write(s->board, hart, s->msip[hart]);
-    qemu_set_irq(s->irqs[hart], s->msip[hart]);
+    pending = tessera_mswi_pending(s->model, hart);
+    trace_tessera_mswi_write(s->board, hart, pending);
+    qemu_set_irq(s->irqs[hart], pending);
 }
 
 static const MemoryRegionOps tessera_mswi_ops = {
-    .read = tessera_mswi_read,
-    .write = tessera_mswi_write,
+    .read = tessera_mswi_mmio_read,
+    .write = tessera_mswi_mmio_write,
     .endianness = DEVICE_LITTLE_ENDIAN,
     .valid = { .min_access_size = 4, .max_access_size = 4 },
 };
@@ -56,12 +64,12 @@ static void tessera_mswi_realize(DeviceState *dev, Error **errp)
 {
     TesseraMswiState *s = TESSERA_MSWI(dev);
 
-    if (s->num_harts == 0 || s->num_harts * 4 > TESSERA_MSWI_STRIDE) {
+    s->model = tessera_mswi_new(s->num_harts);
+    if (!s->model) {
         error_setg(errp, "tessera-mswi: num-harts must be 1..%u",
-                   TESSERA_MSWI_STRIDE / 4);
+                   TESSERA_MSWI_MAX_HARTS);
         return;
     }
-    s->msip = g_new0(uint32_t, s->num_harts);
     s->irqs = g_new0(qemu_irq, s->num_harts);
     qdev_init_gpio_out(dev, s->irqs, s->num_harts);
     memory_region_init_io(&s->mmio, OBJECT(dev), &tessera_mswi_ops, s,
@@ -69,13 +77,21 @@ static void tessera_mswi_realize(DeviceState *dev, Error **errp)
     sysbus_init_mmio(SYS_BUS_DEVICE(dev), &s->mmio);
 }
 
+static void tessera_mswi_unrealize(DeviceState *dev)
+{
+    TesseraMswiState *s = TESSERA_MSWI(dev);
+
+    tessera_mswi_free(s->model);
+    s->model = NULL;
+}
+
 static void tessera_mswi_reset_hold(Object *obj, ResetType type)
 {
     TesseraMswiState *s = TESSERA_MSWI(obj);
 
+    tessera_mswi_reset(s->model);
     for (uint32_t i = 0; i < s->num_harts; i++) {
-        s->msip[i] = 0;
-        qemu_set_irq(s->irqs[i], 0);
+        qemu_set_irq(s->irqs[i], tessera_mswi_pending(s->model, i));
     }
 }
 
@@ -90,6 +106,7 @@ static void tessera_mswi_class_init(ObjectClass *oc, void *data)
     ResettableClass *rc = RESETTABLE_CLASS(oc);
 
     dc->realize = tessera_mswi_realize;
+    dc->unrealize = tessera_mswi_unrealize;
     dc->desc = "Tessera per-board machine software interrupts";
     dc->user_creatable = false;
     rc->phases.hold = tessera_mswi_reset_hold;

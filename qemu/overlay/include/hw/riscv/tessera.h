@@ -115,7 +115,7 @@ struct TesseraMswiState {
     MemoryRegion mmio;
     uint32_t board;
     uint32_t num_harts;
-    uint32_t *msip;
+    struct TesseraMswi *model;
     qemu_irq *irqs;
 };
 
