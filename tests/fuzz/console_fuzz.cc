@@ -1,6 +1,8 @@
 // libFuzzer target: the console model (models/console.c). Bytes,
-// flushes and out-of-range harts in any order; a shadow line buffer per hart
-// says exactly which line each emit must carry (docs/fuzzing.md).
+// flushes and out-of-range harts in any order, directly and through the
+// register decode (TX, FLUSH, other offsets, reads) and the EMIT CSR; a
+// shadow line buffer per hart says exactly which line each emit must carry
+// and which access is a guest error (docs/fuzzing.md).
 //
 // Input: the number of harts, then operations until the input runs out.
 #include <stddef.h>
@@ -10,10 +12,10 @@
 #include <string>
 #include <vector>
 
-#include "tessera/models/console.h"
 #include "fuzz_check.h"
 #include "fuzz_input.h"
 #include "tessera/hw/regs.h"
+#include "tessera/models/console.h"
 
 namespace {
 
@@ -28,6 +30,9 @@ struct Line {
   uint32_t hart;
   std::string text;
 };
+
+// How a byte reaches the model.
+enum class Via { kPut, kTx, kEmitCsr };
 
 class Scenario {
  public:
@@ -44,7 +49,8 @@ class Scenario {
 
   // console.h: '\n' ends the line (even an empty one); a byte that finds
   // the buffer full first emits the full buffer as a line of its own.
-  void put(uint32_t hart, uint8_t byte) {
+  // `high` is what a register or CSR write carries above the byte.
+  void put(uint32_t hart, uint8_t byte, Via via = Via::kPut, uint32_t high = 0) {
     puts_++;
     if (hart < harts()) {
       std::string& p = pending_[hart];
@@ -59,7 +65,56 @@ class Scenario {
         p.push_back(static_cast<char>(byte));
       }
     }
-    tessera_console_put(console_, hart, byte);
+    const uint32_t value = high << 8 | byte;
+    switch (via) {
+      case Via::kPut:
+        tessera_console_put(console_, hart, byte);
+        break;
+      case Via::kTx: {
+        const char* error = nullptr;
+        const TesseraConsoleAction action =
+            tessera_console_write(console_, hart, TESSERA_CONSOLE_TX, value, &error);
+        check_decode(action, error, hart < harts(), "TX");
+        break;
+      }
+      case Via::kEmitCsr:
+        // The CSR holds no hart check of its own: its host always has a hart.
+        FUZZ_CHECK(tessera_console_emit_csr(console_, hart, true, value) == 0,
+                   "EMIT of hart %u read non-zero", hart);
+        break;
+    }
+    check_all_emitted();
+  }
+
+  // A register write that must change nothing: another offset, or a
+  // hart outside the machine. Or FLUSH by a real hart.
+  void write(uint32_t hart, uint32_t offset, uint32_t value) {
+    const bool flush = offset == TESSERA_CONSOLE_FLUSH && hart < harts();
+    FUZZ_CHECK(offset != TESSERA_CONSOLE_TX, "use put() for TX");
+    if (flush && !pending_[hart].empty()) {
+      expect(hart, pending_[hart]);
+      pending_[hart].clear();
+    }
+    const char* error = nullptr;
+    const TesseraConsoleAction action =
+        tessera_console_write(console_, hart, offset, value, &error);
+    check_decode(action, error, flush, "a write");
+    check_all_emitted();
+  }
+
+  void read(uint32_t offset) {
+    uint32_t value = 0xdeadbeef;
+    const char* error = nullptr;
+    FUZZ_CHECK(
+        tessera_console_read(console_, offset, &value, &error) == TESSERA_CONSOLE_GUEST_ERROR &&
+            value == 0 && error != nullptr,
+        "read at 0x%x: not a guest error reading 0 (value 0x%x)", offset, value);
+  }
+
+  // An EMIT that does not write (csrr): reads 0, changes nothing.
+  void emit_read(uint32_t hart, uint32_t value) {
+    FUZZ_CHECK(tessera_console_emit_csr(console_, hart, false, value) == 0,
+               "EMIT read of hart %u read non-zero", hart);
     check_all_emitted();
   }
 
@@ -89,15 +144,22 @@ class Scenario {
     FUZZ_CHECK(!self->expected_.empty(), "hart %u emitted a line (%zu bytes) nobody ended", hart,
                len);
     const Line& want = self->expected_.front();
-    FUZZ_CHECK(hart == want.hart && len == want.text.size() &&
-                   std::string(line, len) == want.text,
-               "emit of hart %u (%zu bytes), expected hart %u (%zu bytes) or other content",
-               hart, len, want.hart, want.text.size());
+    FUZZ_CHECK(hart == want.hart && len == want.text.size() && std::string(line, len) == want.text,
+               "emit of hart %u (%zu bytes), expected hart %u (%zu bytes) or other content", hart,
+               len, want.hart, want.text.size());
     FUZZ_CHECK(len <= TESSERA_CONSOLE_LINE_MAX, "a line of %zu bytes", len);
     self->expected_.pop_front();
   }
 
   void expect(uint32_t hart, const std::string& text) { expected_.push_back({hart, text}); }
+
+  static void check_decode(TesseraConsoleAction action, const char* error, bool done,
+                           const char* what) {
+    FUZZ_CHECK(action == (done ? TESSERA_CONSOLE_DONE : TESSERA_CONSOLE_GUEST_ERROR),
+               "%s: action %d, expected %s", what, static_cast<int>(action),
+               done ? "done" : "a guest error");
+    FUZZ_CHECK(done || error != nullptr, "%s: a guest error without a reason", what);
+  }
 
   void check_all_emitted() const {
     FUZZ_CHECK(expected_.empty(), "%zu lines were due and not emitted (first of hart %u)",
@@ -126,7 +188,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     // Mostly real harts, some beyond the last one.
     const uint32_t hart = in.below(4) == 0 ? scenario.harts() + in.below(300) - (kind & 1)
                                            : in.below(scenario.harts());
-    switch (kind % 8) {
+    switch (kind % 10) {
       case 0:
       case 1:
       case 2:
@@ -154,13 +216,36 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
           scenario.put(UINT32_MAX - in.below(2), in.byte());
         }
         break;
-      default:
+      case 7:
         // A line of exactly the buffer's size and its newline: one line.
         for (uint32_t k = 0; k < TESSERA_CONSOLE_LINE_MAX; k++) {
           scenario.put(hart, static_cast<uint8_t>('a' + k % 26));
         }
         scenario.put(hart, '\n');
         break;
+      case 8: {
+        // Through TX or EMIT, with garbage above the byte. EMIT comes from real harts only, as
+        // on its hosts; TX from any.
+        const bool tx = in.flag() || hart >= scenario.harts();
+        const uint8_t byte = in.byte();
+        scenario.put(hart, byte, tx ? Via::kTx : Via::kEmitCsr, in.u32() >> 8);
+        break;
+      }
+      default: {
+        // Any other access: FLUSH, offsets near the block's or anywhere, reads, an EMIT read.
+        static constexpr uint32_t kOffsets[] = {TESSERA_CONSOLE_FLUSH, 1, 2, 3, 5, 8, 0xffc,
+                                                TESSERA_CONSOLE_SIZE};
+        const uint32_t op = in.below(4);
+        const uint32_t offset = in.flag() ? in.u32() : in.pick(kOffsets);
+        if (op == 0) {
+          scenario.read(offset);
+        } else if (op == 1 && hart < scenario.harts()) {
+          scenario.emit_read(hart, in.u32());
+        } else if (offset != TESSERA_CONSOLE_TX) {
+          scenario.write(hart, offset, in.u32());
+        }
+        break;
+      }
     }
   }
   scenario.flush_all();
