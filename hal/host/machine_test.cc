@@ -13,28 +13,16 @@
 #include "tessera/hal/csr.h"
 #include "tessera/hal/mmio.h"
 #include "tessera/hw/regs.h"
+#include "tessera/testing/errors.h"
 
 namespace tessera::host {
 namespace {
 
-::testing::AssertionResult Mentions(const std::string& text, const std::string& part) {
-  if (text.find(part) != std::string::npos) {
-    return ::testing::AssertionSuccess();
-  }
-  return ::testing::AssertionFailure() << '"' << text << "\" does not mention \"" << part << '"';
-}
+using tessera::testing::ErrorOf;
+using tessera::testing::Mentions;
 
 // 3x2 boards of 2 tiles, 2 cores, 2 threads: 48 harts with sparse ids.
 constexpr TesseraShape kShape{3, 2, 2, 1, 2, 2};
-
-std::string ErrorOf(const std::function<void()>& action) {
-  try {
-    action();
-  } catch (const std::logic_error& e) {
-    return e.what();
-  }
-  return "(no std::logic_error)";
-}
 
 TEST(HostMachine, HartIdCsrAnswersTheBoundHartOnEveryThread) {
   Machine machine(kShape);
