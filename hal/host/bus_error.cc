@@ -18,4 +18,8 @@ void throw_bus_error(const Hart& hart, std::string_view what) {
                          std::to_string(hart.index()) + "): " + std::string(what));
 }
 
+void throw_guest_error(const Hart& hart, const char* reason, uint32_t offset) {
+  throw_bus_error(hart, std::string(reason) + " (offset " + hex32(offset) + ")");
+}
+
 }  // namespace tessera::host

@@ -18,4 +18,8 @@ std::string hex32(uint32_t value);
 // Throws std::logic_error("tessera host: hart 0x.. (index ..): <what>").
 [[noreturn]] void throw_bus_error(const Hart& hart, std::string_view what);
 
+// A guest error a device model reported for an access at `offset` of its
+// window: throw_bus_error with "<reason> (offset 0x...)".
+[[noreturn]] void throw_guest_error(const Hart& hart, const char* reason, uint32_t offset);
+
 }  // namespace tessera::host

@@ -33,7 +33,7 @@ uint32_t ConsoleDevice::mmio_read32(Hart& hart, uint32_t offset) {
   const char* error = nullptr;
   std::lock_guard lock(mutex_);
   if (tessera_console_read(model_, offset, &value, &error) == TESSERA_CONSOLE_GUEST_ERROR) {
-    throw_bus_error(hart, std::string(error) + " (offset " + hex32(offset) + ")");
+    throw_guest_error(hart, error, offset);
   }
   return value;
 }
@@ -43,7 +43,7 @@ void ConsoleDevice::mmio_write32(Hart& hart, uint32_t offset, uint32_t value) {
   std::lock_guard lock(mutex_);
   if (tessera_console_write(model_, hart.index(), offset, value, &error) ==
       TESSERA_CONSOLE_GUEST_ERROR) {
-    throw_bus_error(hart, std::string(error) + " (offset " + hex32(offset) + ")");
+    throw_guest_error(hart, error, offset);
   }
 }
 

@@ -16,7 +16,7 @@ uint32_t ExitDevice::mmio_read32(Hart& hart, uint32_t offset) {
   uint32_t value = 0;
   const char* error = nullptr;
   if (tessera_exit_read(offset, &value, &error) == TESSERA_EXIT_ACTION_GUEST_ERROR) {
-    throw_bus_error(hart, std::string(error) + " (offset " + hex32(offset) + ")");
+    throw_guest_error(hart, error, offset);
   }
   return value;
 }

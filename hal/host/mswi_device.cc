@@ -35,7 +35,7 @@ uint32_t MswiDevice::mmio_read32(Hart& hart, uint32_t offset) {
   std::lock_guard lock(mutex_);
   if (tessera_mswi_read(boards_[offset / TESSERA_MSWI_STRIDE].get(), offset % TESSERA_MSWI_STRIDE,
                         &value, &error) == TESSERA_MSWI_GUEST_ERROR) {
-    throw_bus_error(hart, std::string(error) + " (offset " + hex32(offset) + ")");
+    throw_guest_error(hart, error, offset);
   }
   return value;
 }
@@ -46,7 +46,7 @@ void MswiDevice::mmio_write32(Hart& hart, uint32_t offset, uint32_t value) {
   // Nothing to raise: a pending msip is read through mip when asked.
   if (tessera_mswi_write(boards_[offset / TESSERA_MSWI_STRIDE].get(), offset % TESSERA_MSWI_STRIDE,
                          value, nullptr, &error) == TESSERA_MSWI_GUEST_ERROR) {
-    throw_bus_error(hart, std::string(error) + " (offset " + hex32(offset) + ")");
+    throw_guest_error(hart, error, offset);
   }
 }
 

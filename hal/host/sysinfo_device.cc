@@ -30,7 +30,7 @@ uint32_t SysinfoDevice::mmio_read32(Hart& hart, uint32_t offset) {
   std::lock_guard lock(mutex_);
   if (tessera_sysinfo_read(model_, hart.id(), offset, &value, &error) ==
       TESSERA_SYSINFO_GUEST_ERROR) {
-    throw_bus_error(hart, std::string(error) + " (offset " + hex32(offset) + ")");
+    throw_guest_error(hart, error, offset);
   }
   return value;
 }
@@ -53,7 +53,7 @@ void SysinfoDevice::mmio_write32(Hart& hart, uint32_t offset, uint32_t value) {
       machine_.end_run(exit_code);
       return;
     case TESSERA_SYSINFO_GUEST_ERROR:
-      throw_bus_error(hart, std::string(error) + " (offset " + hex32(offset) + ")");
+      throw_guest_error(hart, error, offset);
   }
 }
 
