@@ -27,10 +27,7 @@ int main() {
   if (boot_marker != kRebooted) {
     boot_marker = kRebooted;
     tessera::printf("exit_reset: boot 1, resetting\n");
-    tessera::hal::mmio_write32(TESSERA_EXIT_BASE, TESSERA_EXIT_RESET);
-    for (;;) {
-      asm volatile("wfi");  // no interrupt is enabled: only the reset stops this hart
-    }
+    tessera::reboot();
   }
   tessera::printf("exit_reset: boot 2\n");
   tessera::exit(0);

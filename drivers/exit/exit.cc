@@ -16,4 +16,8 @@ Status ExitDevice::fail(uint32_t code) const {
   return OkStatus();
 }
 
+void ExitDevice::reset() const {
+  hal::mmio_write32(base_address_, TESSERA_EXIT_RESET);
+}
+
 }  // namespace tessera::drivers

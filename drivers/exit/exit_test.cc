@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <stdexcept>
 
 #include "tessera/host/machine.h"
 
@@ -40,6 +41,15 @@ TEST(ExitDriver, CodesAProcessCannotReportAreRefusedWithoutEndingTheRun) {
   EXPECT_FALSE(machine.exit_code().has_value());
   EXPECT_THROW((void)ExitDevice().fail(255), MachineExit);
   EXPECT_EQ(machine.exit_code(), 255);
+}
+
+// A reboot needs the program started again, which only QEMU does
+// (tests/qemu: exit.reset_reboots_the_machine, reset.*).
+TEST(ExitDriver, ResetIsRefusedByTheHostMachineWithoutEndingTheRun) {
+  Machine machine(kShape);
+  HartScope scope(machine, 0);
+  EXPECT_THROW(ExitDevice().reset(), std::logic_error);
+  EXPECT_FALSE(machine.exit_code().has_value());
 }
 
 TEST(ExitDriver, FailingHartStopsAndTheVerdictStands) {

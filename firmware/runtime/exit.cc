@@ -18,4 +18,10 @@ void exit(int code) {
   runtime::machine::park();  // the device write does not stop this hart by itself
 }
 
+void reboot() {
+  drivers::Console().flush();
+  drivers::ExitDevice().reset();
+  runtime::machine::park();  // until the reset takes this hart
+}
+
 }  // namespace tessera

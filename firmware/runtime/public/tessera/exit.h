@@ -22,4 +22,8 @@ constexpr uint32_t exit_status(int result) {
 // Ends the whole run now: pass if code == 0, otherwise fail with exit_status(code).
 [[noreturn]] void exit(int code);
 
+// Resets the whole machine now and boots it again: a first boot in every respect, apart from
+// memory the image does not load (the .noinit section, linker/tessera.ld).
+[[noreturn]] void reboot();
+
 }  // namespace tessera

@@ -30,6 +30,10 @@ class ExitDevice {
   // kMinFailCode <= code <= kMaxFailCode.
   [[nodiscard]] Status fail(uint32_t code) const;
 
+  // Resets the whole machine: every device and hart back to power-on, the image loaded again,
+  // and a new boot (QEMU; the host machine cannot reboot and fails the run).
+  void reset() const;
+
  private:
   uint32_t base_address_;
 };
