@@ -103,7 +103,7 @@ bool no_host(void*, uint32_t, const uint8_t*, uint32_t, uint64_t) { return true;
 
 // ---- set-up ---------------------------------------------------------------
 
-MailboxSetup decode_mailbox_setup(FuzzInput& in) {
+MailboxSetup decode_mailbox_setup(FuzzInput& in, uint32_t max_harts, uint32_t max_wide_harts) {
   MailboxSetup setup;
   TesseraMailboxConfig& c = setup.config;
   TesseraShape& s = c.shape;
@@ -121,7 +121,7 @@ MailboxSetup decode_mailbox_setup(FuzzInput& in) {
   while (s.cores_per_tile * s.threads_per_core > TESSERA_SLOTS_PER_TILE / 2) {
     s.threads_per_core /= 2;
   }
-  while (tessera_num_threads(&s) > (wide ? kMaxWideHarts : kMaxHarts)) {
+  while (tessera_num_threads(&s) > (wide ? max_wide_harts : max_harts)) {
     if (s.boards_y > 1) {
       s.boards_y--;
     } else if (s.boards_x > 1) {
@@ -1455,9 +1455,13 @@ bool MailboxHarness::take_inject_ready() {
 // ---- the end of a scenario --------------------------------------------------
 
 void MailboxHarness::finish() {
+  finish_delivery();
+  quiesce();
+}
+
+void MailboxHarness::finish_delivery() {
   drain();
   check_counts();
-  quiesce();
 }
 
 // Receivers give slots and receive until every accepted message has been

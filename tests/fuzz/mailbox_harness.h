@@ -47,8 +47,9 @@ inline constexpr uint32_t kMaxWideHarts = TESSERA_SLOTS_PER_TILE / 2;
 
 // Boards 1..8 x 1..8, tiles 1..2 x 1..2, 1..8 cores of 1..8 threads or, for
 // wide tiles, up to 512 threads per tile; small buffers and latencies.
-// Machines above kMaxHarts (kMaxWideHarts) are shrunk, boards first.
-MailboxSetup decode_mailbox_setup(FuzzInput& in);
+// Machines above max_harts (max_wide_harts) are shrunk, boards first.
+MailboxSetup decode_mailbox_setup(FuzzInput& in, uint32_t max_harts = kMaxHarts,
+                                  uint32_t max_wide_harts = kMaxWideHarts);
 
 // Builds a raw, often invalid, configuration from the input and checks that
 // tessera_mailbox_new accepts exactly what mailbox.h documents.
@@ -85,6 +86,8 @@ class MailboxHarness {
   // taken by the host), the counters agree, then every hart calls
   // tinselIdle and termination must be detected.
   void finish();
+  // The same without the final tinselIdle calls.
+  void finish_delivery();
 
  private:
   enum class HartState : uint8_t { kRunning, kWaiting, kIdle, kReleased };

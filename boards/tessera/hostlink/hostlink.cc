@@ -10,59 +10,53 @@
 #include <stdexcept>
 #include <thread>
 
+#include "tessera/models/hostlink.h"
+
 namespace tessera::hostlink {
-namespace {
 
-void put_le(std::string& out, uint64_t value, int bytes) {
-  for (int i = 0; i < bytes; i++) {
-    out.push_back(static_cast<char>(value >> (8 * i)));
-  }
-}
+static_assert(sizeof(Message::words) == kMaxFlits * kBytesPerFlit);
 
-uint64_t get_le(const std::string& in, size_t at, int bytes) {
-  uint64_t value = 0;
-  for (int i = bytes - 1; i >= 0; i--) {
-    value = value << 8 | static_cast<uint8_t>(in[at + i]);
-  }
-  return value;
-}
-
-}  // namespace
-
+// The payload travels as bytes; Message holds it as little-endian words.
 std::string encode(const Message& m) {
-  if (m.flits < 1 || m.flits > kMaxFlits) {
+  if (!tessera_hostlink_flits_valid(m.flits)) {
     throw std::invalid_argument("a message has 1..4 flits, not " + std::to_string(m.flits));
   }
-  std::string out;
-  put_le(out, m.thread, 4);
-  put_le(out, m.flits, 4);
-  put_le(out, m.cycle, 8);
-  for (uint32_t w = 0; w < m.flits * kBytesPerFlit / 4; w++) {
-    put_le(out, m.words[w], 4);
+  uint8_t payload[kMaxFlits * kBytesPerFlit];
+  for (uint32_t w = 0; w < m.words.size(); w++) {
+    for (uint32_t i = 0; i < 4; i++) {
+      payload[4 * w + i] = static_cast<uint8_t>(m.words[w] >> (8 * i));
+    }
   }
-  return out;
+  const TesseraHostlinkHeader header{m.thread, m.flits, m.cycle};
+  uint8_t frame[TESSERA_HOSTLINK_MAX_FRAME_BYTES];
+  const size_t size = tessera_hostlink_encode(&header, payload, frame);
+  return std::string(reinterpret_cast<const char*>(frame), size);
 }
 
 size_t decode(const std::string& bytes, Message& out) {
-  if (bytes.size() < kHeaderBytes) {
-    return 0;
-  }
-  const uint32_t flits = static_cast<uint32_t>(get_le(bytes, 4, 4));
-  if (flits < 1 || flits > kMaxFlits) {
-    throw std::invalid_argument("host link frame with " + std::to_string(flits) + " flits");
-  }
-  const size_t size = kHeaderBytes + flits * kBytesPerFlit;
-  if (bytes.size() < size) {
-    return 0;
+  const auto* data = reinterpret_cast<const uint8_t*>(bytes.data());
+  TesseraHostlinkHeader header;
+  switch (tessera_hostlink_decode(data, bytes.size(), &header)) {
+    case TESSERA_HOSTLINK_PARTIAL:
+      return 0;
+    case TESSERA_HOSTLINK_BAD_FLITS:
+      throw std::invalid_argument("host link frame with " + std::to_string(header.flits) +
+                                  " flits");
+    case TESSERA_HOSTLINK_WHOLE:
+      break;
   }
   out = Message{};
-  out.thread = static_cast<uint32_t>(get_le(bytes, 0, 4));
-  out.flits = flits;
-  out.cycle = get_le(bytes, 8, 8);
-  for (uint32_t w = 0; w < flits * kBytesPerFlit / 4; w++) {
-    out.words[w] = static_cast<uint32_t>(get_le(bytes, kHeaderBytes + 4 * w, 4));
+  out.thread = header.thread;
+  out.flits = header.flits;
+  out.cycle = header.cycle;
+  const uint8_t* payload = data + kHeaderBytes;
+  for (uint32_t w = 0; w < header.flits * kBytesPerFlit / 4; w++) {
+    out.words[w] = static_cast<uint32_t>(payload[4 * w]) |
+                   static_cast<uint32_t>(payload[4 * w + 1]) << 8 |
+                   static_cast<uint32_t>(payload[4 * w + 2]) << 16 |
+                   static_cast<uint32_t>(payload[4 * w + 3]) << 24;
   }
-  return size;
+  return tessera_hostlink_frame_bytes(header.flits);
 }
 
 std::optional<Connection> Connection::connect(const std::string& path, int timeout_ms) {

@@ -139,6 +139,16 @@ static inline const char *tessera_mailbox_fault_name(uint32_t code)
 #define TESSERA_BYTES_PER_FLIT      16u
 #define TESSERA_MAX_FLITS           4u
 
+/* Host link frames, both directions (docs/mailbox.md, "Host link"): a
+ * little-endian header, then flits * TESSERA_BYTES_PER_FLIT payload bytes.
+ * The codec is tessera/models/hostlink.h. */
+#define TESSERA_HOSTLINK_THREAD       0u  /* u32 thread: source or destination */
+#define TESSERA_HOSTLINK_FLITS        4u  /* u32 flits: 1..TESSERA_MAX_FLITS    */
+#define TESSERA_HOSTLINK_CYCLE        8u  /* u64 cycle it reached the host      */
+#define TESSERA_HOSTLINK_HEADER_BYTES 16u
+#define TESSERA_HOSTLINK_MAX_FRAME_BYTES \
+    (TESSERA_HOSTLINK_HEADER_BYTES + TESSERA_MAX_FLITS * TESSERA_BYTES_PER_FLIT)
+
 /* Slots of a tile's scratchpad are divided evenly among its threads, in
  * thread order; each thread's first slot is its send slot, the others are
  * for receiving. */

@@ -8,10 +8,9 @@
  * restarted (EXCP_HLT restores the pc), to be executed again once the model
  * wakes it. Re-issuing a CSR is idempotent in the model.
  *
- * Host link framing, both directions: a 16-byte little-endian header
- * { u32 thread id (source to the host, destination from it); u32 flits
- * (1..4); u64 modelled cycle of the send (0 from the host) } followed by
- * flits * 16 payload bytes.
+ * The host link's framing and its rules (bad headers, frames to no thread,
+ * holding a frame the network refuses) are the model's
+ * (models/hostlink.c); this file moves bytes between it and the chardev.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -25,10 +24,9 @@
 #include "hw/qdev-properties.h"
 #include "hw/qdev-properties-system.h"
 #include "hw/riscv/tessera.h"
+#include "tessera/models/hostlink.h"
 #include "tessera/models/mailbox.h"
 #include "trace.h"
-
-#define HOSTLINK_HEADER 16
 
 static TesseraMailboxState *tessera_mbox;
 
@@ -59,7 +57,12 @@ static bool tessera_mailbox_to_host(void *opaque, uint32_t src,
                                     uint64_t time)
 {
     TesseraMailboxState *s = opaque;
-    uint8_t header[HOSTLINK_HEADER];
+    TesseraHostlinkHeader header = {
+        .thread = src,
+        .flits = flits,
+        .cycle = time,
+    };
+    uint8_t frame[TESSERA_HOSTLINK_MAX_FRAME_BYTES];
 
     trace_tessera_mbox_to_host(src, flits, time);
     if (!qemu_chr_fe_backend_connected(&s->hostlink)) {
@@ -69,28 +72,28 @@ static bool tessera_mailbox_to_host(void *opaque, uint32_t src,
                       src);
         return true;
     }
-    stl_le_p(header, src);
-    stl_le_p(header + 4, flits);
-    stq_le_p(header + 8, time);
-    qemu_chr_fe_write_all(&s->hostlink, header, sizeof(header));
-    qemu_chr_fe_write_all(&s->hostlink, msg, flits * TESSERA_BYTES_PER_FLIT);
+    qemu_chr_fe_write_all(&s->hostlink, frame,
+                          tessera_hostlink_encode(&header, msg, frame));
     return true;
 }
 
-/* Offers a frame from the host that back-pressure held back. */
-static void tessera_mailbox_retry_inject(TesseraMailboxState *s)
+/*
+ * Offers the frame from the host that the parser holds, if any; one the
+ * network refuses stays held, and the chardev is not read meanwhile.
+ */
+static void tessera_mailbox_offer_from_host(TesseraMailboxState *s)
 {
-    uint32_t dest = ldl_le_p(s->rx_frame);
-    uint32_t flits = ldl_le_p(s->rx_frame + 4);
+    TesseraHostlinkHeader header;
+    const uint8_t *payload;
 
-    if (!s->rx_held) {
+    if (!s->rx) {
         return;
     }
-    if (tessera_mailbox_inject(s->model, dest, s->rx_frame + HOSTLINK_HEADER,
-                               flits, 0)) {
-        trace_tessera_mbox_from_host(dest, flits);
-        s->rx_held = false;
-        s->rx_len = 0;
+    payload = tessera_hostlink_parser_frame(s->rx, &header);
+    if (payload && tessera_mailbox_inject(s->model, header.thread, payload,
+                                          header.flits, 0)) {
+        trace_tessera_mbox_from_host(header.thread, header.flits);
+        tessera_hostlink_parser_release(s->rx);
         tessera_machine_kick_woken(s->machine);
         qemu_chr_fe_accept_input(&s->hostlink);
     }
@@ -124,9 +127,7 @@ static RISCVException tessera_mailbox_op(CPURISCVState *env, int csrno,
     r = tessera_mailbox_csr(s->model, hart, csrno, value, now, &result,
                             &resume_at, &fault);
     tessera_machine_kick_woken(s->machine);
-    if (s->rx_held) {
-        tessera_mailbox_retry_inject(s);
-    }
+    tessera_mailbox_offer_from_host(s);
 
     switch (r) {
     case TESSERA_CSR_DONE:
@@ -169,36 +170,15 @@ static riscv_csr_operations tessera_mailbox_csr_ops = {
     .op = tessera_mailbox_op,
 };
 
+/*
+ * No more than the parser takes without stopping: bytes after a frame that
+ * ends up held could not be given back.
+ */
 static int tessera_mailbox_can_receive(void *opaque)
 {
     TesseraMailboxState *s = opaque;
 
-    if (s->rx_held) {
-        return 0;
-    }
-    return sizeof(s->rx_frame) - s->rx_len;
-}
-
-/* Checks a complete header; a bad one is reported and its frame dropped. */
-static bool tessera_mailbox_header_ok(TesseraMailboxState *s)
-{
-    uint32_t dest = ldl_le_p(s->rx_frame);
-    uint32_t flits = ldl_le_p(s->rx_frame + 4);
-
-    if (flits < 1 || flits > TESSERA_MAX_FLITS) {
-        /* The frame's length is unknown: take the next bytes as a header */
-        error_report("tessera host link: frame to thread 0x%x claims %u "
-                     "flits (1..%u allowed); header dropped", dest, flits,
-                     TESSERA_MAX_FLITS);
-        return false;
-    }
-    if (!tessera_thread_exists(&s->machine->shape, dest)) {
-        error_report("tessera host link: no thread 0x%x in this machine; "
-                     "frame of %u flits dropped", dest, flits);
-        s->rx_skip = flits * TESSERA_BYTES_PER_FLIT;
-        return false;
-    }
-    return true;
+    return tessera_hostlink_parser_room(s->rx);
 }
 
 static void tessera_mailbox_receive(void *opaque, const uint8_t *buf,
@@ -207,30 +187,20 @@ static void tessera_mailbox_receive(void *opaque, const uint8_t *buf,
     TesseraMailboxState *s = opaque;
 
     BQL_LOCK_GUARD();
-    while (size > 0 && !s->rx_held) {
-        uint32_t want = HOSTLINK_HEADER, chunk;
+    while (size > 0 && tessera_hostlink_parser_room(s->rx) > 0) {
+        TesseraHostlinkHeader header;
+        TesseraHostlinkEvent event;
+        char why[160];
+        size_t used;
 
-        if (s->rx_skip) {
-            chunk = MIN((uint32_t)size, s->rx_skip);
-            s->rx_skip -= chunk;
-            buf += chunk;
-            size -= chunk;
-            continue;
-        }
-        if (s->rx_len >= HOSTLINK_HEADER) {
-            want += ldl_le_p(s->rx_frame + 4) * TESSERA_BYTES_PER_FLIT;
-        }
-        chunk = MIN((uint32_t)size, want - s->rx_len);
-        memcpy(s->rx_frame + s->rx_len, buf, chunk);
-        s->rx_len += chunk;
-        buf += chunk;
-        size -= chunk;
-
-        if (s->rx_len == HOSTLINK_HEADER && !tessera_mailbox_header_ok(s)) {
-            s->rx_len = 0;
-        } else if (s->rx_len > HOSTLINK_HEADER && s->rx_len == want) {
-            s->rx_held = true;
-            tessera_mailbox_retry_inject(s);
+        event = tessera_hostlink_parser_push(s->rx, buf, size, &used, &header);
+        buf += used;
+        size -= used;
+        if (event == TESSERA_HOSTLINK_FRAME) {
+            tessera_mailbox_offer_from_host(s);
+        } else if (event != TESSERA_HOSTLINK_NEED_MORE) {
+            tessera_hostlink_describe(event, &header, why, sizeof(why));
+            error_report("tessera host link: %s", why);
         }
     }
 }
@@ -265,6 +235,12 @@ static void tessera_mailbox_realize(DeviceState *dev, Error **errp)
         return;
     }
     if (qemu_chr_fe_backend_connected(&s->hostlink)) {
+        s->rx = tessera_hostlink_parser_new(&m->shape);
+        if (!s->rx) {
+            error_setg(errp, "tessera-mailbox: out of memory for the host "
+                       "link");
+            return;
+        }
         qemu_chr_fe_set_handlers(&s->hostlink, tessera_mailbox_can_receive,
                                  tessera_mailbox_receive, NULL, NULL, s,
                                  NULL, true);

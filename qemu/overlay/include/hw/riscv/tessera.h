@@ -125,10 +125,7 @@ struct TesseraMailboxState {
     TesseraMachineState *machine;
     struct TesseraMailbox *model;
     CharBackend hostlink;
-    uint8_t rx_frame[16 + TESSERA_MAX_FLITS * TESSERA_BYTES_PER_FLIT];
-    uint32_t rx_len;
-    uint32_t rx_skip;        /* payload bytes of a refused frame to drop */
-    bool rx_held;            /* a whole frame waits for network room */
+    struct TesseraHostlinkParser *rx; /* frames from the host */
 };
 
 /* CSR predicate of every Tessera CSR: present for every hart, any mode. */

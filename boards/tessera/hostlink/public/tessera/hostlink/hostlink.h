@@ -1,7 +1,8 @@
 // The host end of the tessera machine's host link: messages that threads
 // send to tinselHostId() leave QEMU on a chardev in the framing of
 // docs/mailbox.md ("Host link"), and messages the host writes there are
-// delivered to threads.
+// delivered to threads. The framing itself is the model library's codec
+// (tessera/models/hostlink.h), shared with the QEMU wrapper.
 #pragma once
 
 #include <stdint.h>
@@ -10,11 +11,13 @@
 #include <optional>
 #include <string>
 
+#include "tessera/hw/regs.h"
+
 namespace tessera::hostlink {
 
-inline constexpr uint32_t kBytesPerFlit = 16;
-inline constexpr uint32_t kMaxFlits = 4;
-inline constexpr uint32_t kHeaderBytes = 16;
+inline constexpr uint32_t kBytesPerFlit = TESSERA_BYTES_PER_FLIT;
+inline constexpr uint32_t kMaxFlits = TESSERA_MAX_FLITS;
+inline constexpr uint32_t kHeaderBytes = TESSERA_HOSTLINK_HEADER_BYTES;
 
 struct Message {
   uint32_t thread = 0;  // source (to the host) or destination (from it)
