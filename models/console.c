@@ -149,3 +149,8 @@ uint32_t tessera_console_emit_csr(TesseraConsole *c, uint32_t hart_index,
     }
     return 0;
 }
+
+void tessera_console_reset(TesseraConsole *c)
+{
+    tessera_console_flush_all(c);
+}

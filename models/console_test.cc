@@ -50,6 +50,18 @@ TEST_F(ConsoleModelTest, NewlineEmitsTheLineWithoutIt) {
   EXPECT_EQ(lines_, (std::vector<Line>{{2, "hello"}}));
 }
 
+// A machine reset loses nothing: partial lines come out, then each hart
+// starts a line afresh.
+TEST_F(ConsoleModelTest, ResetEmitsPartialLinesAndEmptiesTheBuffers) {
+  Put(1, "before");
+  Put(3, "other");
+  tessera_console_reset(console_);
+  EXPECT_EQ(lines_, (std::vector<Line>{{1, "before"}, {3, "other"}}));
+  Put(1, "after\n");
+  EXPECT_EQ(lines_.back(), (Line{1, "after"}));
+  EXPECT_EQ(lines_.size(), 3u);
+}
+
 TEST_F(ConsoleModelTest, NothingIsEmittedBeforeTheNewline) {
   Put(1, "partial");
   EXPECT_TRUE(lines_.empty());

@@ -6,10 +6,11 @@
 // device, starts again from its power-on state.
 //
 // With REBOOT_USES_MAILBOX (TINSEL_API v2, whose start-up gives every slot to hardware), a
-// token carrying the boot number visits every thread; each thread then checks in, tells hart
-// 0, and sends a stray message that nobody waits for, so that each reset finds messages in
-// flight and slots in use. A message from an earlier boot, a fault of the start-up's frees, or
-// a check-in the model remembers across a reset fails the run. Without it, only hart 0 acts
+// token carrying the boot number visits every thread; each thread then checks in with the number
+// of boots still to come, tells hart 0, and sends a stray message that nobody waits for, so that
+// each reset finds messages in flight and slots in use. A message from an earlier boot, a fault
+// of the start-up's frees, or a check-in the model remembers across a reset (its non-zero
+// status would become the exit code) fails the run. Without it, only hart 0 acts
 // and the others check in at once.
 #include <inttypes.h>
 #include <stdint.h>
@@ -87,7 +88,8 @@ Message take() {
     stray_from_an_earlier_boot(Message{kStray, early_boot, 0, 0}, token.boot);
   }
   send(next, Message{kToken, token.boot, token.hops + 1, tinselId()});
-  tessera::drivers::Sysinfo().check_in(0);
+  // The boots still to come: only the last boot's check-ins (0) may count.
+  tessera::drivers::Sysinfo().check_in(kBoots - token.boot);
   send(leader, Message{kDone, token.boot, 0, tinselId()});
   send(next, Message{kStray, token.boot, 0, tinselId()});
   for (;;) {

@@ -43,6 +43,10 @@ void tessera_console_flush(TesseraConsole *c, uint32_t hart_index);
 /* Emit every partial line (at machine exit). */
 void tessera_console_flush_all(TesseraConsole *c);
 
+/* Back to power-on (machine reset): every buffer empty. Partial lines are
+ * emitted first, so nothing a hart wrote before the reset is lost. */
+void tessera_console_reset(TesseraConsole *c);
+
 /*
  * The register block, as hart hart_index accesses it. A write to
  * TESSERA_CONSOLE_TX puts the value's low byte; any write to

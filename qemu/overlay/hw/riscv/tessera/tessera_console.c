@@ -146,9 +146,21 @@ static const Property tessera_console_properties[] = {
     DEFINE_PROP_UINT32("num-harts", TesseraConsoleState, num_harts, 1),
 };
 
+static void tessera_console_reset_hold(Object *obj, ResetType type)
+{
+    TesseraConsoleState *s = TESSERA_CONSOLE(obj);
+
+    if (s->model) {
+        tessera_console_reset(s->model);
+    }
+}
+
 static void tessera_console_class_init(ObjectClass *oc, void *data)
 {
     DeviceClass *dc = DEVICE_CLASS(oc);
+    ResettableClass *rc = RESETTABLE_CLASS(oc);
+
+    rc->phases.hold = tessera_console_reset_hold;
 
     dc->realize = tessera_console_realize;
     dc->unrealize = tessera_console_unrealize;

@@ -20,6 +20,7 @@
 #include "qemu/log.h"
 #include "qemu/main-loop.h"
 #include "qapi/error.h"
+#include "system/reset.h"
 #include "chardev/char.h"
 #include "hw/qdev-properties.h"
 #include "hw/qdev-properties-system.h"
@@ -246,10 +247,27 @@ static void tessera_mailbox_realize(DeviceState *dev, Error **errp)
                                  NULL, true);
     }
     tessera_mbox = s;
+    /* On no bus, so not reset with the bus tree: reset with the machine */
+    qemu_register_resettable(OBJECT(dev));
     for (uint32_t csr = 0; csr < CSR_TABLE_SIZE; csr++) {
         if (tessera_csr_is_mailbox(csr)) {
             riscv_set_csr_ops(csr, &tessera_mailbox_csr_ops);
         }
+    }
+}
+
+/*
+ * Every slot, message, waiter and count back to power-on. The host link is
+ * not part of the machine: its parser keeps its place in the stream, and a
+ * frame it holds is offered to the new boot at the next CSR.
+ */
+static void tessera_mailbox_reset_hold(Object *obj, ResetType type)
+{
+    TesseraMailboxState *s = TESSERA_MAILBOX(obj);
+
+    if (s->model) {
+        tessera_mailbox_reset(s->model);
+        trace_tessera_mbox_reset();
     }
 }
 
@@ -262,8 +280,10 @@ static const Property tessera_mailbox_properties[] = {
 static void tessera_mailbox_class_init(ObjectClass *oc, void *data)
 {
     DeviceClass *dc = DEVICE_CLASS(oc);
+    ResettableClass *rc = RESETTABLE_CLASS(oc);
 
     dc->realize = tessera_mailbox_realize;
+    rc->phases.hold = tessera_mailbox_reset_hold;
     dc->desc = "Tessera mailboxes, network and host link";
     dc->user_creatable = false;
     device_class_set_props(dc, tessera_mailbox_properties);
