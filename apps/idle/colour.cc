@@ -31,6 +31,7 @@
 // was released before it entered idle.
 #include "idle_app.h"
 #include "tessera/hal/mmio.h"
+#include "tessera/hw/regs.h"
 
 using namespace idle_app;
 
@@ -51,7 +52,7 @@ constexpr bool kDetectorMessagesReachA = __is_base_of(tessera::termination::Soft
 // The round (+ 1) in which B has let C go. In board 0's DRAM, shared by every role.
 volatile uint32_t hold_released = 0;
 
-constexpr uint32_t kMieMachineSoftware = 1u << 3;  // mie.MSIE: msip wakes wfi, untaken
+constexpr uint32_t kMieMachineSoftware = TESSERA_MIP_MSIP;  // mie.MSIE: msip wakes wfi, untaken
 
 inline void fence() { asm volatile("fence iorw, iorw" : : : "memory"); }
 

@@ -7,9 +7,12 @@
 
 #include <stdint.h>
 
+#include "tessera/hw/regs.h"
+
 namespace tessera::runtime::machine {
 
-inline constexpr uint32_t kMieMachineSoftware = 1u << 3;  // mie.MSIE / mip.MSIP
+// mie.MSIE has the bit of mip.MSIP.
+inline constexpr uint32_t kMieMachineSoftware = TESSERA_MIP_MSIP;
 
 inline uint32_t read_mcause() {
   uint32_t value;
