@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# check.sh <help|errors|variants> <path to ./tessera>: checks the front door's
+# help texts, its error exits and its listing of an app's images. Runs only
+# commands that stop before building or booting anything.
+set -euo pipefail
+
+case=$1 tessera=$2
+repo=$(dirname "$tessera")
+out=$(mktemp) err=$(mktemp)
+trap 'rm -f "$out" "$err"' EXIT
+failures=0
+
+fail() {
+    echo "FAIL: $*"
+    echo "  stdout: $(head -c 400 "$out")"
+    echo "  stderr: $(head -c 400 "$err")"
+    failures=$((failures + 1))
+}
+
+# expect <status: 0|nonzero> <args...>: runs ./tessera <args...>, keeps its
+# output in $out and $err, and checks its exit status.
+expect() {
+    local want=$1 status=0
+    shift
+    "$tessera" "$@" >"$out" 2>"$err" </dev/null || status=$?
+    if [ "$want" = 0 ] && [ "$status" -ne 0 ]; then
+        fail "./tessera $*: exit status $status, not 0"
+        return 1
+    elif [ "$want" = nonzero ] && [ "$status" -eq 0 ]; then
+        fail "./tessera $*: exit status 0, wanted an error"
+        return 1
+    fi
+}
+
+# an_error <args...>: ./tessera <args...> fails with one error on stderr and
+# prints nothing on stdout.
+an_error() {
+    expect nonzero "$@" || return 0
+    [ ! -s "$out" ] || fail "./tessera $*: printed on stdout"
+    [ "$(grep -c 'tessera: error: ' "$err")" -eq 1 ] || fail "./tessera $*: not one error on stderr"
+}
+
+case $case in
+help)
+    expect 0 help && grep -q '^usage: ./tessera <command>' "$out" || fail "./tessera help: no usage"
+    commands=$(awk '/^Commands:/ { on = 1; next } on && NF == 0 { exit } on { print $1 }' "$out")
+    [ "$(echo $commands)" = "demo run test bench fuzz build setup qemu-cmd help" ] ||
+        fail "./tessera help lists: $(echo $commands)"
+    for flag in --help -h; do
+        expect 0 "$flag" && grep -q '^Commands:' "$out" || fail "./tessera $flag: no command list"
+    done
+    # Each command's help: usage, options, an example, and nothing run (stderr
+    # stays empty: no set-up or build step announced itself).
+    for cmd in $commands; do
+        for flag in --help -h; do
+            expect 0 "$cmd" "$flag" || continue
+            grep -q "^usage: ./tessera $cmd" "$out" || fail "./tessera $cmd $flag: no usage line"
+            grep -q '^Options' "$out" || fail "./tessera $cmd $flag: no options"
+            grep -A1 '^Example:' "$out" | grep -q "^  ./tessera $cmd" ||
+                fail "./tessera $cmd $flag: no example"
+            [ ! -s "$err" ] || fail "./tessera $cmd $flag: wrote on stderr"
+        done
+        expect 0 help "$cmd" && grep -q "^usage: ./tessera $cmd" "$out" ||
+            fail "./tessera help $cmd: no usage line"
+    done
+    # --help anywhere before `--`; after it, the options are QEMU's.
+    expect 0 run --send 1:2 --help && grep -q '^usage: ./tessera run' "$out" ||
+        fail "./tessera run --send 1:2 --help: no usage"
+    expect 0 bench --help mailbox && grep -q '^usage: ./tessera bench' "$out" ||
+        fail "./tessera bench --help mailbox: no usage"
+    ;;
+errors)
+    an_error qemu-cmd
+    grep -q 'usage: ./tessera qemu-cmd' "$err" || fail "./tessera qemu-cmd: no usage in the error"
+    an_error qemu-cmd no-such-app
+    grep -q "no app or ELF file named 'no-such-app'" "$err" || fail "./tessera qemu-cmd no-such-app: unclear error"
+    an_error run
+    an_error bench
+    an_error bench no-such-benchmark
+    an_error fuzz no-such-target
+    an_error help no-such-command
+    an_error no-such-command
+    ;;
+variants)
+    apps="$repo/build/firmware/apps"
+    if [ ! -f "$apps/mbox_fault_too_long.elf" ]; then
+        echo "SKIP: no firmware images in $apps"
+        exit 77
+    fi
+    for cmd in run qemu-cmd; do
+        an_error "$cmd" mbox_fault
+        for image in "$apps"/mbox_fault_*.elf; do
+            image=$(basename "$image" .elf)
+            grep -qw "$image" "$err" || fail "./tessera $cmd mbox_fault does not list $image"
+        done
+    done
+    # A folder whose images have other names than the folder.
+    an_error run exit_device
+    grep -qw exit_pass "$err" || fail "./tessera run exit_device does not list exit_pass"
+    # One of the images boots as before (the command only, nothing run).
+    expect 0 qemu-cmd mbox_fault_too_long && grep -q -- '-kernel [^ ]*/mbox_fault_too_long\.elf' "$out" ||
+        fail "./tessera qemu-cmd mbox_fault_too_long: no command"
+    ;;
+*)
+    echo "usage: check.sh <help|errors|variants> <path to ./tessera>" >&2
+    exit 2
+    ;;
+esac
+
+[ "$failures" -eq 0 ] || { echo "$failures failure(s)"; exit 1; }
+echo "ok: $case"
