@@ -65,6 +65,53 @@ uint32_t tessera_mailbox_waiting(const TesseraMailbox *m, uint32_t hart_index)
     return hart_index < m->num_harts ? m->threads[hart_index].wait_bits : 0;
 }
 
+bool tessera_mailbox_peek_csr(const TesseraMailbox *m, uint32_t hart_index,
+                              uint32_t csrno, uint32_t *value)
+{
+    const MboxThread *t;
+
+    *value = 0;
+    if (hart_index >= m->num_harts || !tessera_csr_is_mailbox(csrno)) {
+        return false;
+    }
+    t = &m->threads[hart_index];
+    switch (csrno) {
+    case TESSERA_CSR_CAN_SEND:
+        *value = t->outbound == NULL;
+        break;
+    case TESSERA_CSR_CAN_RECV:
+        *value = t->recv_head != MBOX_NO_SLOT;
+        break;
+    case TESSERA_CSR_RECV:
+        if (t->recv_head != MBOX_NO_SLOT) {
+            *value = TESSERA_SCRATCH_BASE +
+                     (uint32_t)t->recv_head * TESSERA_BYTES_PER_SLOT;
+        }
+        break;
+    case TESSERA_CSR_WAIT_UNTIL:
+        *value = t->wait_bits;
+        break;
+    case TESSERA_CSR_SEND_LEN:
+        *value = t->send_len;
+        break;
+    case TESSERA_CSR_SEND_PTR:
+        *value = t->send_ptr;
+        break;
+    case TESSERA_CSR_MCAST_HI:
+        *value = t->mcast_hi;
+        break;
+    case TESSERA_CSR_MCAST_LO:
+        *value = t->mcast_lo;
+        break;
+    case TESSERA_CSR_MBOX_FAULT:
+        *value = t->last_fault;
+        break;
+    default: /* SEND, MCAST_SEND, FREE: commands with nothing to show */
+        break;
+    }
+    return true;
+}
+
 uint32_t tessera_mailbox_slots_per_thread(const TesseraMailbox *m)
 {
     return m->slots_per_thread;

@@ -1002,6 +1002,68 @@ std::string RandomRun(Harness& h, uint32_t seed, int operations) {
   return log.str();
 }
 
+// ---------------------------------------------------------------------------
+// Debugger view (tessera_mailbox_peek_csr): what gdb shows as registers
+// ---------------------------------------------------------------------------
+
+TEST(MailboxPeek, ShowsEachCsrsStateAndChangesNothing) {
+  Harness h(kSmall);
+  const uint32_t sender = 0, receiver = 1;  // same tile
+  auto peek = [&](uint32_t hart, uint32_t csr) {
+    uint32_t value = 0xdeadbeef;
+    EXPECT_TRUE(tessera_mailbox_peek_csr(h.model(), hart, csr, &value)) << std::hex << csr;
+    return value;
+  };
+  EXPECT_EQ(peek(receiver, TESSERA_CSR_CAN_RECV), 0u);
+  EXPECT_EQ(peek(receiver, TESSERA_CSR_RECV), 0u);
+  EXPECT_EQ(peek(sender, TESSERA_CSR_SEND_PTR), h.Slot(sender, 0));
+
+  // Blocked in WAIT_UNTIL: peeking shows the conditions, and the thread
+  // stays blocked (the send below still wakes it).
+  h.GiveAll(receiver);
+  ASSERT_EQ(h.Csr(receiver, TESSERA_CSR_WAIT_UNTIL, TESSERA_WAIT_CAN_RECV).result,
+            TESSERA_CSR_BLOCKED);
+  for (int i = 0; i < 2; i++) {
+    EXPECT_EQ(peek(receiver, TESSERA_CSR_WAIT_UNTIL), TESSERA_WAIT_CAN_RECV);
+  }
+  EXPECT_EQ(tessera_mailbox_waiting(h.model(), receiver), TESSERA_WAIT_CAN_RECV);
+
+  h.Done(sender, TESSERA_CSR_MCAST_HI, 0x12);
+  h.Done(sender, TESSERA_CSR_MCAST_LO, 0x34);
+  ASSERT_EQ(h.Send(sender, h.Id(receiver), 3, 7).result, TESSERA_CSR_DONE);
+  EXPECT_EQ(h.wakes, std::vector<uint32_t>{receiver});
+  EXPECT_EQ(peek(sender, TESSERA_CSR_SEND_LEN), 2u);
+  EXPECT_EQ(peek(sender, TESSERA_CSR_MCAST_HI), 0x12u);
+  EXPECT_EQ(peek(sender, TESSERA_CSR_MCAST_LO), 0x34u);
+  EXPECT_EQ(peek(sender, TESSERA_CSR_CAN_SEND), 1u);
+  for (uint32_t command : {TESSERA_CSR_SEND, TESSERA_CSR_MCAST_SEND, TESSERA_CSR_FREE}) {
+    EXPECT_EQ(peek(sender, command), 0u);
+  }
+
+  // RECV shows the slot the next RECV returns, and leaves it there.
+  const uint32_t slot = peek(receiver, TESSERA_CSR_RECV);
+  EXPECT_NE(slot, 0u);
+  EXPECT_EQ(peek(receiver, TESSERA_CSR_RECV), slot);
+  EXPECT_EQ(peek(receiver, TESSERA_CSR_CAN_RECV), 1u);
+  EXPECT_EQ(tessera_mailbox_thread_counts(h.model(), receiver).received, 0u);
+  EXPECT_EQ(h.RecvTag(receiver), 7u);
+  EXPECT_EQ(h.last_recv, slot);
+  EXPECT_EQ(peek(receiver, TESSERA_CSR_CAN_RECV), 0u);
+  EXPECT_EQ(peek(receiver, TESSERA_CSR_RECV), 0u);
+
+  EXPECT_EQ(peek(receiver, TESSERA_CSR_MBOX_FAULT), TESSERA_FAULT_NONE);
+  EXPECT_EQ(h.Fault(receiver, TESSERA_CSR_RECV), TESSERA_FAULT_RECV_EMPTY);
+  EXPECT_EQ(peek(receiver, TESSERA_CSR_MBOX_FAULT), TESSERA_FAULT_RECV_EMPTY);
+  EXPECT_EQ(peek(receiver, TESSERA_CSR_MBOX_FAULT), TESSERA_FAULT_RECV_EMPTY);
+
+  uint32_t value = 1;
+  EXPECT_FALSE(tessera_mailbox_peek_csr(h.model(), receiver, TESSERA_CSR_CYCLE, &value));
+  EXPECT_EQ(value, 0u);
+  value = 1;
+  EXPECT_FALSE(tessera_mailbox_peek_csr(h.model(), 16, TESSERA_CSR_CAN_SEND, &value));
+  EXPECT_EQ(value, 0u);
+}
+
 // After a reset the model answers every operation as a new one does.
 TEST(MailboxReset, AResetModelBehavesLikeANewOne) {
   const TesseraShape shape{3, 1, 2, 1, 1, 2};  // a non-power-of-two mesh

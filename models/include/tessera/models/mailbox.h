@@ -202,6 +202,16 @@ bool tessera_mailbox_can_send(const TesseraMailbox *m, uint32_t hart_index);
  * TESSERA_WAIT_IDLE_VOTE if it voted true). */
 uint32_t tessera_mailbox_waiting(const TesseraMailbox *m, uint32_t hart_index);
 
+/* What a debugger shows for mailbox CSR csrno of hart_index, with no
+ * effect on anything: can-send and can-recv; the slot address RECV would
+ * return (0 if no message waits); for WAIT_UNTIL the conditions the thread
+ * is blocked on (as tessera_mailbox_waiting); the last fault; the values
+ * SEND_LEN, SEND_PTR, MCAST_HI and MCAST_LO hold; 0 for SEND, MCAST_SEND
+ * and FREE, which hold nothing. False (and *value 0) if csrno is not a
+ * mailbox CSR or hart_index names no hart. */
+bool tessera_mailbox_peek_csr(const TesseraMailbox *m, uint32_t hart_index,
+                              uint32_t csrno, uint32_t *value);
+
 /* Termination detection: round trips and detections so far (for
  * benchmarks), the round trip in cycles, and the detector itself (for
  * tests and diagnostics: read it, don't drive it). */
