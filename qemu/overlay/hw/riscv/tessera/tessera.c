@@ -27,6 +27,7 @@
 #include "tessera/models/mswi.h"
 #include "elf.h"
 #include "exec/address-spaces.h"
+#include "exec/gdbstub.h"
 #include "system/reset.h"
 #include "system/system.h"
 #include "trace.h"
@@ -299,6 +300,22 @@ static void tessera_hart_parked(RISCVCPU *cpu, target_ulong cause,
     tessera_sysinfo_check_in_for(s->sysinfo, id, status);
 }
 
+/*
+ * gdb's name for a hart's thread (qemu/patches/0008): its Tinsel thread id
+ * and coordinates, e.g. "0x1f board (0,0) tile (1,0) core 3 thread 3".
+ * boards/tessera/gdb/ finds threads by the id in front.
+ */
+static char *tessera_gdb_thread_name(CPUState *cs)
+{
+    TesseraMachineState *s = TESSERA_MACHINE(qdev_get_machine());
+    uint32_t id = RISCV_CPU(cs)->env.mhartid;
+    TesseraCoords c = tessera_coords(&s->shape, id);
+
+    return g_strdup_printf("0x%x board (%u,%u) tile (%u,%u) core %u thread %u",
+                           id, c.board_x, c.board_y, c.tile_x, c.tile_y,
+                           c.core, c.thread);
+}
+
 static void tessera_hart_reset(void *opaque)
 {
     cpu_reset(CPU(opaque));
@@ -488,6 +505,7 @@ static void tessera_machine_init(MachineState *machine)
     s->woken = bitmap_new(s->num_harts);
     s->parked = bitmap_new(s->num_harts);
     riscv_cpu_parked_hook = tessera_hart_parked;
+    gdb_thread_name_hook = tessera_gdb_thread_name;
     tessera_time_init(&s->time, s->num_harts, s->cpi);
     tessera_create_mailbox(s);
     tessera_create_harts(s, entry);

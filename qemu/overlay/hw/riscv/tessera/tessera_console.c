@@ -108,7 +108,7 @@ static RISCVException tessera_console_emit_op(CPURISCVState *env, int csrno,
 }
 
 static riscv_csr_operations tessera_console_emit_ops = {
-    .name = "tessera.emit",
+    .name = "emit",
     .predicate = tessera_csr_present,
     .op = tessera_console_emit_op,
 };

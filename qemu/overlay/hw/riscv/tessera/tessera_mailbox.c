@@ -117,8 +117,18 @@ static RISCVException tessera_mailbox_op(CPURISCVState *env, int csrno,
         *ret_value = 0;
     }
     /* The debugger may look, but must not change or wait on anything. */
-    if (env->debugger ||
-        (tessera_csr_is_mailbox_command(csrno) && write_mask == 0)) {
+    if (env->debugger) {
+        if (write_mask) {
+            return RISCV_EXCP_ILLEGAL_INST;
+        }
+        BQL_LOCK_GUARD();
+        tessera_mailbox_peek_csr(s->model, hart, csrno, &result);
+        if (ret_value) {
+            *ret_value = result;
+        }
+        return RISCV_EXCP_NONE;
+    }
+    if (tessera_csr_is_mailbox_command(csrno) && write_mask == 0) {
         return RISCV_EXCP_NONE;
     }
 
@@ -165,11 +175,32 @@ static RISCVException tessera_mailbox_op(CPURISCVState *env, int csrno,
     }
 }
 
-static riscv_csr_operations tessera_mailbox_csr_ops = {
-    .name = "tessera.mailbox",
-    .predicate = tessera_csr_present,
-    .op = tessera_mailbox_op,
+/*
+ * One set of operations per CSR, because gdb names each register after its
+ * operations (target/riscv/gdbstub.c): the CSR's macro in tessera/hw/regs.h
+ * in lower case (TESSERA_CSR_CAN_SEND is $can_send), the rule the gdb
+ * commands of boards/tessera/gdb/ follow too.
+ */
+#define TESSERA_MAILBOX_CSR(suffix) { TESSERA_CSR_##suffix, #suffix }
+static const struct {
+    int csrno;
+    const char *macro_suffix;
+} tessera_mailbox_csrs[] = {
+    TESSERA_MAILBOX_CSR(FREE),
+    TESSERA_MAILBOX_CSR(CAN_SEND),
+    TESSERA_MAILBOX_CSR(CAN_RECV),
+    TESSERA_MAILBOX_CSR(SEND_LEN),
+    TESSERA_MAILBOX_CSR(SEND_PTR),
+    TESSERA_MAILBOX_CSR(SEND),
+    TESSERA_MAILBOX_CSR(RECV),
+    TESSERA_MAILBOX_CSR(WAIT_UNTIL),
+    TESSERA_MAILBOX_CSR(MCAST_HI),
+    TESSERA_MAILBOX_CSR(MCAST_LO),
+    TESSERA_MAILBOX_CSR(MCAST_SEND),
+    TESSERA_MAILBOX_CSR(MBOX_FAULT),
 };
+static riscv_csr_operations
+    tessera_mailbox_csr_ops[ARRAY_SIZE(tessera_mailbox_csrs)];
 
 /*
  * No more than the parser takes without stopping: bytes after a frame that
@@ -224,6 +255,7 @@ static void tessera_mailbox_realize(DeviceState *dev, Error **errp)
         .to_host = tessera_mailbox_to_host,
         .delivered = tessera_mailbox_delivered,
     };
+    size_t listed = 0;
 
     if (tessera_mbox) {
         error_setg(errp, "tessera-mailbox: only one per machine");
@@ -250,9 +282,18 @@ static void tessera_mailbox_realize(DeviceState *dev, Error **errp)
     /* On no bus, so not reset with the bus tree: reset with the machine */
     qemu_register_resettable(OBJECT(dev));
     for (uint32_t csr = 0; csr < CSR_TABLE_SIZE; csr++) {
-        if (tessera_csr_is_mailbox(csr)) {
-            riscv_set_csr_ops(csr, &tessera_mailbox_csr_ops);
-        }
+        listed += tessera_csr_is_mailbox(csr);
+    }
+    /* The table lists every mailbox CSR of regs.h */
+    g_assert(listed == ARRAY_SIZE(tessera_mailbox_csrs));
+    for (size_t i = 0; i < ARRAY_SIZE(tessera_mailbox_csrs); i++) {
+        riscv_csr_operations *ops = &tessera_mailbox_csr_ops[i];
+
+        g_assert(tessera_csr_is_mailbox(tessera_mailbox_csrs[i].csrno));
+        ops->name = g_ascii_strdown(tessera_mailbox_csrs[i].macro_suffix, -1);
+        ops->predicate = tessera_csr_present;
+        ops->op = tessera_mailbox_op;
+        riscv_set_csr_ops(tessera_mailbox_csrs[i].csrno, ops);
     }
 }
 

@@ -5,7 +5,9 @@
  * accel/tcg/icount-common.c, so they are exact in the deterministic mode
  * (-icount); without -icount only waits advance clocks.
  *
- * The cycle CSRs (0xc00 low word, 0xc80 high word) read this count.
+ * The cycle CSRs (0xc00 low word, 0xc80 high word) read this count; gdb
+ * reads them as $cycle and $cycleh (exact for a stopped hart: its slice
+ * was accounted when it stopped).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -68,13 +70,13 @@ static RISCVException tessera_time_read(CPURISCVState *env, int csrno,
 }
 
 static riscv_csr_operations tessera_cycle_ops = {
-    .name = "tessera.cycle",
+    .name = "cycle",
     .predicate = tessera_csr_present,
     .read = tessera_time_read,
 };
 
 static riscv_csr_operations tessera_cycleh_ops = {
-    .name = "tessera.cycleh",
+    .name = "cycleh",
     .predicate = tessera_csr_present,
     .read = tessera_time_read,
 };
