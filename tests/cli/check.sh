@@ -44,7 +44,7 @@ case $case in
 help)
     expect 0 help && grep -q '^usage: ./tessera <command>' "$out" || fail "./tessera help: no usage"
     commands=$(awk '/^Commands:/ { on = 1; next } on && NF == 0 { exit } on { print $1 }' "$out")
-    [ "$(echo $commands)" = "demo run test bench fuzz build setup qemu-cmd help" ] ||
+    [ "$(echo $commands)" = "demo run debug test bench fuzz build setup qemu-cmd help" ] ||
         fail "./tessera help lists: $(echo $commands)"
     for flag in --help -h; do
         expect 0 "$flag" && grep -q '^Commands:' "$out" || fail "./tessera $flag: no command list"
@@ -68,6 +68,8 @@ help)
         fail "./tessera run --send 1:2 --help: no usage"
     expect 0 bench --help mailbox && grep -q '^usage: ./tessera bench' "$out" ||
         fail "./tessera bench --help mailbox: no usage"
+    expect 0 debug -ex 'info threads' --help && grep -q '^usage: ./tessera debug' "$out" ||
+        fail "./tessera debug -ex ... --help: no usage"
     ;;
 errors)
     an_error qemu-cmd
@@ -75,6 +77,15 @@ errors)
     an_error qemu-cmd no-such-app
     grep -q "no app or ELF file named 'no-such-app'" "$err" || fail "./tessera qemu-cmd no-such-app: unclear error"
     an_error run
+    an_error debug
+    grep -q 'usage: ./tessera debug' "$err" || fail "./tessera debug: no usage in the error"
+    an_error debug no-such-app
+    grep -q "no app or ELF file named 'no-such-app'" "$err" || fail "./tessera debug no-such-app: unclear error"
+    an_error debug --batch
+    an_error debug --batch /no/such/script.gdb hello
+    grep -q "no gdb script '/no/such/script.gdb'" "$err" || fail "./tessera debug --batch: unclear error"
+    an_error debug -ex
+    an_error debug --no-such-option hello
     an_error bench
     an_error bench no-such-benchmark
     an_error fuzz no-such-target
