@@ -58,16 +58,10 @@ dir=$(mktemp -d "${TMPDIR:-/tmp}/tessera-debug.XXXXXX")
 socket=$dir/gdb.sock
 qemu_pid= gdb_pid=
 finish() {
-    local status=0
     [ -z "$gdb_pid" ] || kill "$gdb_pid" 2>/dev/null || true
     if [ -n "$qemu_pid" ]; then
-        if kill "$qemu_pid" 2>/dev/null; then
-            wait "$qemu_pid" 2>/dev/null || true
-        else
-            # It ended first: the guest's verdict, or gdb's kill.
-            wait "$qemu_pid" 2>/dev/null || status=$?
-            echo "debug.sh: QEMU exited with status $status" >&2
-        fi
+        kill "$qemu_pid" 2>/dev/null || true
+        wait "$qemu_pid" 2>/dev/null || true
     fi
     rm -rf "$dir"
 }

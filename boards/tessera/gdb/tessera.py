@@ -24,8 +24,9 @@ import re
 
 import gdb
 
-_REGS_H = os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "..", "..", "hal",
-                       "include", "tessera", "hw", "regs.h")
+_REPO = os.path.realpath(os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "..",
+                                      ".."))
+_REGS_H = os.path.join(_REPO, "hal", "include", "tessera", "hw", "regs.h")
 
 
 def _read_regs_h():
@@ -179,12 +180,14 @@ def _operation(frame):
     return "halted at 0x%x, not in a blocking instruction" % pc
 
 
-_LIBRARY = re.compile(r"/(hal|drivers|firmware)/")
+_LIBRARY = tuple(os.path.join(_REPO, folder) + os.sep for folder in ("hal", "drivers", "firmware"))
 
 
 def _place(frame):
-    """The first function up the stack outside the HAL, drivers and runtime, with its line."""
-    first = None
+    """The first function up the stack outside the HAL, drivers and runtime, with its line; if
+    there is none (e.g. main has returned), the first that is not inlined."""
+    at_pc = "0x%x" % frame.pc()
+    first_call = None
     for _ in range(8):
         if frame is None:
             break
@@ -192,11 +195,12 @@ def _place(frame):
         name = frame.name() or "0x%x" % frame.pc()
         where = "%s (%s:%d)" % (name, os.path.basename(sal.symtab.filename), sal.line) \
             if sal.symtab else name
-        first = first or where
-        if sal.symtab and not _LIBRARY.search(sal.symtab.fullname()):
+        if sal.symtab and not os.path.realpath(sal.symtab.fullname()).startswith(_LIBRARY):
             return where
+        if first_call is None and frame.type() != gdb.INLINE_FRAME:
+            first_call = where
         frame = frame.older()
-    return first
+    return first_call or at_pc
 
 
 def _ranges(ids):
@@ -265,3 +269,17 @@ BreakThread("break-thread", "break")
 BreakThread("tbreak-thread", "tbreak")
 Blocked()
 Cycles()
+
+
+def _kill_on_exit(event):
+    """gdb detaches from a remote target when it exits, which would let the run go on until
+    ./tessera debug kills QEMU: stop it where it is instead (quit has already asked)."""
+    if gdb.selected_inferior().pid != 0:
+        gdb.execute("set confirm off")
+        try:
+            gdb.execute("kill")
+        except gdb.error:
+            pass  # QEMU exits at once, so gdb may see the connection close under it
+
+
+gdb.events.gdb_exiting.connect(_kill_on_exit)
