@@ -425,9 +425,18 @@ MailboxHarness::CsrOutcome MailboxHarness::csr(uint32_t hart, uint32_t csrno, ui
   o.value = 0xdeadbeef;
   o.resume_at = ~now;
   wakes_.clear();
+  // What a debugger sees is what the CSR then returns: the state, or the old value of a
+  // csrrw register (tessera_mailbox_peek_csr).
+  uint32_t peeked = 0xdeadbeef;
+  const bool peekable = tessera_mailbox_peek_csr(model_, hart, csrno, &peeked);
   o.result = tessera_mailbox_csr(model_, hart, csrno, value, now, &o.value, &o.resume_at,
                                  &o.fault);
   const bool mailbox_csr = exists && is_mailbox_csr(csrno);
+  FUZZ_CHECK(peekable == mailbox_csr, "peek of csr 0x%x of hart %u: %d", csrno, hart, peekable);
+  FUZZ_CHECK(o.result != TESSERA_CSR_DONE || o.value == peeked ||
+                 csrno == TESSERA_CSR_WAIT_UNTIL,
+             "csr 0x%x of hart %u returned 0x%x, a debugger saw 0x%x before", csrno, hart,
+             o.value, peeked);
   if (tracing()) {
     fprintf(stderr, "hart %u csr 0x%x value 0x%x now %llu -> result %d value 0x%x resume %llu "
             "fault %d wakes %zu\n", hart, csrno, value, static_cast<unsigned long long>(now),
