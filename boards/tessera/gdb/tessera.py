@@ -48,10 +48,13 @@ _ABI_NAMES = ("zero ra sp gp tp t0 t1 t2 s0 s1 a0 a1 a2 a3 a4 a5 a6 a7 "
 _NAME = re.compile(r"0x([0-9a-f]+) ")
 
 # Settings for many harts: connecting does not print a line per hart, and
-# stepping moves only the selected hart (continue still runs them all). gdb
-# takes scheduler-locking only from a connected target: until then, it is
-# set as the first thread appears.
+# waits for a machine of thousands of harts, which takes seconds to set up
+# before its gdbstub answers (gdb's default gives up after 2 s); stepping
+# moves only the selected hart (continue still runs them all). gdb takes
+# scheduler-locking only from a connected target: until then, it is set as
+# the first thread appears.
 gdb.execute("set print thread-events off")
+gdb.execute("set remotetimeout 60")
 
 
 def _lock_scheduler_for_steps(event=None):
