@@ -168,7 +168,11 @@ def _operation(frame):
     """What a halted hart waits in: the instruction at its pc, which it issues again when woken
     (a blocking CSR, or wfi)."""
     pc = frame.pc()
-    insn = int.from_bytes(gdb.selected_inferior().read_memory(pc, 4).tobytes(), "little")
+    try:
+        insn = int.from_bytes(gdb.selected_inferior().read_memory(pc, 4).tobytes(), "little")
+    except gdb.MemoryError:
+        # QEMU parks a hart that faults at its own trap vector (docs/machine.md)
+        return "halted at 0x%x, where no memory is (parked at its trap vector?)" % pc
     if insn == _WFI:
         return "wfi"
     funct3 = (insn >> 12) & 7
@@ -192,7 +196,7 @@ def _place(frame):
     at_pc = "0x%x" % frame.pc()
     first_call = None
     for _ in range(8):
-        if frame is None:
+        if frame is None or not frame.is_valid():
             break
         sal = frame.find_sal()
         name = frame.name() or "0x%x" % frame.pc()
@@ -202,7 +206,10 @@ def _place(frame):
             return where
         if first_call is None and frame.type() != gdb.INLINE_FRAME:
             first_call = where
-        frame = frame.older()
+        try:
+            frame = frame.older()
+        except gdb.error:  # no unwinding further (e.g. pc where no code is)
+            break
     return first_call or at_pc
 
 
