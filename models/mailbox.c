@@ -254,6 +254,7 @@ TesseraMailbox *tessera_mailbox_new(const TesseraMailboxConfig *cfg,
     m->slot_state = calloc(slots, sizeof(*m->slot_state));
     m->slot_next = calloc(slots, sizeof(*m->slot_next));
     m->slot_time = calloc(slots, sizeof(*m->slot_time));
+    m->slot_msg = calloc(slots, sizeof(*m->slot_msg));
     m->links = calloc((size_t)m->grid[MBOX_AXIS_X] * m->grid[MBOX_AXIS_Y] *
                       MBOX_LINKS_PER_TILE + 2, sizeof(*m->links));
     m->boards = calloc(boards, sizeof(*m->boards));
@@ -262,9 +263,11 @@ TesseraMailbox *tessera_mailbox_new(const TesseraMailboxConfig *cfg,
     td_cfg.master = cfg->idle_master;
     td_host.opaque = m;
     td_host.wake = mbox_idle_released;
+    td_host.event = mbox_trace_termdet;
     m->td = tessera_termdet_new(&td_cfg, &td_host);
     if (m->threads == NULL || m->tiles == NULL || m->slot_state == NULL ||
-        m->slot_next == NULL || m->slot_time == NULL || m->links == NULL ||
+        m->slot_next == NULL || m->slot_time == NULL ||
+        m->slot_msg == NULL || m->links == NULL ||
         m->boards == NULL || m->td == NULL) {
         tessera_mailbox_free(m);
         return NULL;
@@ -291,9 +294,11 @@ void tessera_mailbox_reset(TesseraMailbox *m)
     memset(m->slot_state, 0, slots * sizeof(*m->slot_state));
     memset(m->slot_next, 0, slots * sizeof(*m->slot_next));
     memset(m->slot_time, 0, slots * sizeof(*m->slot_time));
+    memset(m->slot_msg, 0, slots * sizeof(*m->slot_msg));
     memset(m->links, 0, links * sizeof(*m->links));
     memset(m->boards, 0, (size_t)s->boards_x * s->boards_y * sizeof(*m->boards));
     memset(&m->host_counts, 0, sizeof(m->host_counts));
+    m->last_msg_id = 0;
     tessera_termdet_reset(m->td);
     mailbox_power_on(m);
 }
@@ -310,6 +315,7 @@ void tessera_mailbox_free(TesseraMailbox *m)
     free(m->slot_state);
     free(m->slot_next);
     free(m->slot_time);
+    free(m->slot_msg);
     free(m->links);
     free(m->boards);
     tessera_termdet_free(m->td);

@@ -22,6 +22,7 @@ static MboxMsg *new_message(TesseraMailbox *m, MboxThread *t, uint64_t now)
     msg->refs = 0;
     msg->sent_at = mbox_max_u64(now, t->send_ready);
     msg->arrival = msg->sent_at;
+    msg->id = ++m->last_msg_id;
     memcpy(msg->data,
            mbox_slot_bytes(m, mbox_tile_of(m, hart),
                            (uint32_t)mbox_slot_number(t->send_ptr)),
@@ -46,6 +47,7 @@ static TesseraMailboxFault csr_send(TesseraMailbox *m, MboxThread *t,
     *resume_at = mbox_send_allowed(m, board, now);
     msg = new_message(m, t, *resume_at);
     tessera_termdet_sent(m->td, board, msg->sent_at);
+    mbox_trace_send(m, t, msg, dest);
     if (dest == m->host_id) {
         msg->dest_tile = MBOX_HOST_TILE;
         if (m->host_blocked_head == MBOX_NO_HART &&
@@ -93,6 +95,7 @@ static TesseraMailboxFault csr_multicast(TesseraMailbox *m, MboxThread *t,
     }
     msg->dest_tile = mbox_tile_of(m, first);
     msg->mask = mask;
+    mbox_trace_send(m, t, msg, mailbox << m->tile_shift);
     mbox_send_to_tile(m, t, msg);
     return TESSERA_FAULT_NONE;
 }
@@ -117,8 +120,11 @@ static TesseraMailboxFault csr_free(TesseraMailbox *m, MboxThread *t,
         t->counts.received++;
         m->boards[mbox_board_of(m, hart)].received++;
         tessera_termdet_received(m->td, mbox_board_of(m, hart), now);
+        mbox_trace_slot(m, t, TESSERA_MAILBOX_EVENT_FREE, slot,
+                        m->slot_msg[i], now);
         break;
     default:
+        mbox_trace_slot(m, t, TESSERA_MAILBOX_EVENT_FREE, slot, 0, now);
         break;
     }
     if (t->pend_head != NULL) {
@@ -153,6 +159,8 @@ static TesseraMailboxFault csr_recv(TesseraMailbox *m, MboxThread *t,
     m->slot_state[i] = SLOT_SOFTWARE_MSG;
     *result = TESSERA_SCRATCH_BASE + slot * TESSERA_BYTES_PER_SLOT;
     *resume_at = mbox_max_u64(now, m->slot_time[i]);
+    mbox_trace_slot(m, t, TESSERA_MAILBOX_EVENT_RECEIVE, slot, m->slot_msg[i],
+                    *resume_at);
     return TESSERA_FAULT_NONE;
 }
 
@@ -300,6 +308,9 @@ TesseraCsrResult tessera_mailbox_csr(TesseraMailbox *m, uint32_t hart_index,
     if (r != TESSERA_CSR_DONE) {
         out = 0;
         at = now;
+    }
+    if (r != TESSERA_CSR_UNKNOWN) {
+        mbox_trace_wait(m, &m->threads[hart_index], r, now, at, out);
     }
     if (result != NULL) {
         *result = out;

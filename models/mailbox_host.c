@@ -20,6 +20,7 @@ bool mbox_offer_to_host(TesseraMailbox *m, MboxMsg *msg)
         return false;
     }
     mbox_route(m, from, MBOX_HOST_TILE, msg->sent_at, msg->flits, true);
+    mbox_trace_to_host(m, msg, arrival);
     m->threads[msg->src_hart].counts.sent++;
     m->boards[mbox_board_of(m, msg->src_hart)].sent++;
     m->host_counts.received++;
@@ -54,8 +55,10 @@ bool tessera_mailbox_inject(TesseraMailbox *m, uint32_t dest_thread_id,
     /* The host is held back while termination is being released. */
     time = mbox_send_allowed(m, TESSERA_TERMDET_HOST, time);
     rec->sent_at = time;
+    rec->id = ++m->last_msg_id;
     memcpy(rec->data, msg, (size_t)flits * TESSERA_BYTES_PER_FLIT);
     tessera_termdet_sent(m->td, TESSERA_TERMDET_HOST, time);
+    mbox_trace_from_host(m, dest_hart, rec);
     mbox_enter_network(m, rec, time);
     tessera_termdet_process(m->td);
     return true;

@@ -11,6 +11,7 @@
  *   mailbox_csr.c    slot and CSR semantics of each thread
  *   mailbox_idle.c   the termination detector's side of the CSRs
  *   mailbox_host.c   the host port (inject, to_host, host_ready)
+ *   mailbox_trace.c  events for the host's trace hook (docs/tracing.md)
  *
  * State, all in dense arrays:
  *   threads  per hart index: CSR registers, the slots it gave to hardware
@@ -74,6 +75,7 @@ struct MboxMsg {
     uint32_t refs;        /* deliveries into slots still to make */
     uint64_t sent_at;     /* when its sender issued it */
     uint64_t arrival;     /* when it reached the destination mailbox */
+    uint64_t id;          /* message id of the trace events */
     uint8_t data[TESSERA_BYTES_PER_SLOT];
 };
 
@@ -101,6 +103,7 @@ typedef struct MboxThread {
     uint8_t idle;            /* IDLE_* */
     uint32_t idle_value;     /* IDLE_READY: (1 << 2) | (all voted true << 3) */
     uint64_t idle_resume;    /* IDLE_READY: when the release reached it */
+    bool traced_block;       /* a BLOCK event awaits its RESUME */
 } MboxThread;
 
 typedef struct MboxTile {
@@ -138,6 +141,7 @@ struct TesseraMailbox {
     uint8_t *slot_state;
     uint16_t *slot_next;
     uint64_t *slot_time;
+    uint64_t *slot_msg;       /* id of the message a slot holds */
     MboxLink *links;          /* grid tiles * 4, then host in, host out */
     TesseraMailboxCounts *boards;
     TesseraMailboxCounts host_counts;
@@ -145,6 +149,7 @@ struct TesseraMailbox {
     MboxPool msgs, pendings;
     TesseraTermdet *td;       /* termination detection (tinselIdle) */
     uint32_t calling;         /* hart inside tessera_mailbox_csr */
+    uint64_t last_msg_id;     /* of the latest message */
 };
 
 static inline uint64_t mbox_max_u64(uint64_t a, uint64_t b)
@@ -286,5 +291,32 @@ TesseraCsrResult mbox_csr_idle(TesseraMailbox *m, MboxThread *t,
 /* ---- mailbox_host.c ----------------------------------------------------- */
 
 bool mbox_offer_to_host(TesseraMailbox *m, MboxMsg *msg);
+
+/* ---- mailbox_trace.c ---------------------------------------------------- *
+ * Each reports one TesseraMailboxEvent to host.event, and does nothing if
+ * the host has no event hook. */
+
+/* SEND of msg by t; dest_id: the destination (unicast) or thread 0 of the
+ * destination mailbox (multicast). */
+void mbox_trace_send(TesseraMailbox *m, const MboxThread *t,
+                     const MboxMsg *msg, uint32_t dest_id);
+/* DELIVER of msg into `slot` (number in the tile) of t, receivable at
+ * time. */
+void mbox_trace_deliver(TesseraMailbox *m, const MboxThread *t,
+                        uint32_t slot, const MboxMsg *msg, uint64_t time);
+/* RECEIVE (RECV) or FREE of `slot` by t; msg_id 0: an empty slot. */
+void mbox_trace_slot(TesseraMailbox *m, const MboxThread *t,
+                     TesseraMailboxEventKind kind, uint32_t slot,
+                     uint64_t msg_id, uint64_t time);
+void mbox_trace_to_host(TesseraMailbox *m, const MboxMsg *msg,
+                        uint64_t time);
+void mbox_trace_from_host(TesseraMailbox *m, uint32_t dest_hart,
+                          const MboxMsg *msg);
+/* After a CSR of t returned r (BLOCKED: BLOCK once per wait; anything
+ * else after a BLOCK: RESUME at resume_at). */
+void mbox_trace_wait(TesseraMailbox *m, MboxThread *t, TesseraCsrResult r,
+                     uint64_t now, uint64_t resume_at, uint32_t result);
+/* The termination detector's event hook: forwards to host.event. */
+void mbox_trace_termdet(void *opaque, const TesseraTermdetEvent *e);
 
 #endif /* TESSERA_MODELS_MAILBOX_INTERNAL_H */

@@ -29,11 +29,9 @@ uint64_t mbox_deliver(TesseraMailbox *m, MboxThread *t, uint32_t slot,
            (size_t)msg->flits * TESSERA_BYTES_PER_FLIT);
     m->slot_state[i] = SLOT_HW_FULL;
     m->slot_time[i] = mbox_max_u64(msg->arrival, not_before);
+    m->slot_msg[i] = msg->id;
     mbox_slot_fifo_push(m, tile, &t->recv_head, &t->recv_tail, slot);
-    if (m->host.delivered) {
-        m->host.delivered(m->host.opaque, mbox_thread_hart(m, t),
-                          msg->src_id, msg->flits, m->slot_time[i]);
-    }
+    mbox_trace_deliver(m, t, slot, msg, m->slot_time[i]);
     mbox_wake(m, t, TESSERA_WAIT_CAN_RECV);
     return m->slot_time[i];
 }

@@ -119,6 +119,24 @@ static uint64_t hop_cycles(const TesseraTermdet *td, const TdBoard *b)
     return (uint64_t)td->cfg.board_hop_cycles * b->hops;
 }
 
+/* Tells the host's event hook (if any) what happened. */
+static void emit(TesseraTermdet *td, TesseraTermdetEventKind kind,
+                 uint32_t hart, uint32_t board, uint64_t time, uint32_t value)
+{
+    TesseraTermdetEvent e;
+
+    if (td->host.event == NULL) {
+        return;
+    }
+    e.kind = kind;
+    e.hart = hart;
+    e.board = board;
+    e.round = td->stats.rounds_started;
+    e.time = time;
+    e.value = value;
+    td->host.event(td->host.opaque, &e);
+}
+
 static void push_step(TesseraTermdet *td, TesseraTermdetStepKind kind,
                       uint32_t board, uint64_t time)
 {
@@ -167,6 +185,7 @@ static void start_round(TesseraTermdet *td, uint64_t r)
     }
     td->stats.rounds_started++;
     td->stats.last_round_start = r;
+    emit(td, TESSERA_TERMDET_EVENT_ROUND_START, UINT32_MAX, UINT32_MAX, r, 0);
 }
 
 /* Every guest event counts as progress; a stalled master starts its next
@@ -198,11 +217,17 @@ static void evaluate(TesseraTermdet *td)
             td->phase = PHASE_STALLED;
             td->round_start = d;
             td->stats.stalled_rounds++;
+            emit(td, TESSERA_TERMDET_EVENT_ROUND_END, UINT32_MAX, UINT32_MAX,
+                 d, TESSERA_TERMDET_OUTCOME_STALLED);
         } else {
+            emit(td, TESSERA_TERMDET_EVENT_ROUND_END, UINT32_MAX, UINT32_MAX,
+                 d, TESSERA_TERMDET_OUTCOME_FAILED);
             start_round(td, d);
         }
         return;
     }
+    emit(td, TESSERA_TERMDET_EVENT_ROUND_END, UINT32_MAX, UINT32_MAX, d,
+         TESSERA_TERMDET_OUTCOME_DETECTED);
 
     /* Termination: phase 2 releases every board, disabling its sends. */
     td->stats.detections++;
@@ -230,6 +255,7 @@ static void step_deliver(TesseraTermdet *td, const TesseraTermdetStep *s)
 
     b->token = TOKEN_HELD;
     b->arrival = s->time;
+    emit(td, TESSERA_TERMDET_EVENT_TOKEN, UINT32_MAX, s->board, s->time, 0);
     maybe_return(td, s->board);
 }
 
@@ -238,6 +264,7 @@ static void step_deliver(TesseraTermdet *td, const TesseraTermdetStep *s)
 static void step_return(TesseraTermdet *td, const TesseraTermdetStep *s)
 {
     TdBoard *b = &td->boards[s->board];
+    uint64_t back;
 
     b->return_pending = false;
     if (b->token != TOKEN_HELD || !board_idle(td, b)) {
@@ -247,9 +274,10 @@ static void step_return(TesseraTermdet *td, const TesseraTermdetStep *s)
     td->sum += b->count;
     td->any_black |= b->black;
     td->vote &= b->false_votes == 0;
-    td->back_at = max_u64(td->back_at,
-                          max_u64(b->arrival, b->idle_at) + hop_cycles(td, b));
+    back = max_u64(b->arrival, b->idle_at) + hop_cycles(td, b);
+    td->back_at = max_u64(td->back_at, back);
     b->black = false;
+    emit(td, TESSERA_TERMDET_EVENT_RETURN, UINT32_MAX, s->board, back, 0);
     if (++td->tokens_back == td->num_boards) {
         evaluate(td);
     }
@@ -262,6 +290,7 @@ static void step_release(TesseraTermdet *td, const TesseraTermdetStep *s)
     uint32_t first = s->board * td->threads_per_board;
     uint32_t i;
 
+    emit(td, TESSERA_TERMDET_EVENT_RELEASE, UINT32_MAX, s->board, s->time, 0);
     for (i = first; i < first + td->threads_per_board; i++) {
         TdHart *h = &td->harts[i];
 
@@ -271,6 +300,8 @@ static void step_release(TesseraTermdet *td, const TesseraTermdetStep *s)
         h->state = TESSERA_TERMDET_RELEASED;
         h->result = (uint8_t)td->result;
         h->resume_at = max_u64(s->time, h->since);
+        emit(td, TESSERA_TERMDET_EVENT_IDLE_LEAVE, i, s->board, h->resume_at,
+             TESSERA_TERMDET_LEAVE_RELEASED);
         if (td->host.wake != NULL) {
             td->host.wake(td->host.opaque, i);
         }
@@ -284,6 +315,8 @@ static void step_release(TesseraTermdet *td, const TesseraTermdetStep *s)
     td->stats.round_trips++;
     td->phase = PHASE_ENABLE;
     td->acks = 0;
+    emit(td, TESSERA_TERMDET_EVENT_ENABLE_START, UINT32_MAX, UINT32_MAX,
+         td->detected_at + td->rtt, 0);
     for (i = 0; i < td->num_boards; i++) {
         push_step(td, TESSERA_TERMDET_STEP_ENABLE, i,
                   td->boards[i].enable_at);
@@ -294,12 +327,15 @@ static void step_release(TesseraTermdet *td, const TesseraTermdetStep *s)
 static void step_enable(TesseraTermdet *td, const TesseraTermdetStep *s)
 {
     td->boards[s->board].send_disabled = false;
+    emit(td, TESSERA_TERMDET_EVENT_ENABLE, UINT32_MAX, s->board, s->time, 0);
     if (++td->acks < td->num_boards) {
         return;
     }
     td->stats.round_trips++;
     td->stats.episodes++;
     td->host_disabled = false;
+    emit(td, TESSERA_TERMDET_EVENT_EPISODE_END, UINT32_MAX, UINT32_MAX,
+         td->detected_at + 2 * td->rtt, 0);
     start_round(td, td->detected_at + 2 * td->rtt);
 }
 
@@ -357,6 +393,7 @@ bool tessera_termdet_idle_enter(TesseraTermdet *td, uint32_t hart, bool vote,
         b->false_votes++;
     }
     b->idle_at = max_u64(b->idle_at, now);
+    emit(td, TESSERA_TERMDET_EVENT_IDLE_ENTER, hart, board, now, vote);
     maybe_return(td, board);
     note_event(td);
     return true;
@@ -384,10 +421,11 @@ static TdBoard *leave_idle(TesseraTermdet *td, uint32_t hart)
 bool tessera_termdet_idle_leave(TesseraTermdet *td, uint32_t hart,
                                 uint64_t now)
 {
-    (void)now;
     if (leave_idle(td, hart) == NULL) {
         return false;
     }
+    emit(td, TESSERA_TERMDET_EVENT_IDLE_LEAVE, hart,
+         hart / td->threads_per_board, now, TESSERA_TERMDET_LEAVE_MESSAGE);
     note_event(td);
     return true;
 }
@@ -397,11 +435,12 @@ bool tessera_termdet_idle_abandon(TesseraTermdet *td, uint32_t hart,
 {
     TdBoard *b;
 
-    (void)now;
     b = leave_idle(td, hart);
     if (b == NULL) {
         return false;
     }
+    emit(td, TESSERA_TERMDET_EVENT_IDLE_LEAVE, hart,
+         hart / td->threads_per_board, now, TESSERA_TERMDET_LEAVE_ABANDONED);
     /* No message woke it, so counts and colours cannot show that its
      * board's idle sample in the round under way (token back) is stale:
      * the round must fail, as if the token had come back black. */

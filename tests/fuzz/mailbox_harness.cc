@@ -214,7 +214,8 @@ MailboxHarness::MailboxHarness(const MailboxSetup& setup)
       config_(setup.config),
       interrupts_(setup.interrupts),
       final_votes_(setup.final_votes),
-      host_accepts_(!setup.host_refuses) {
+      host_accepts_(!setup.host_refuses),
+      events_(setup.config.shape) {
   tpt_ = tessera_threads_per_tile(&shape_);
   spt_ = TESSERA_SLOTS_PER_TILE / tpt_;
   tile_shift_ = tessera_tile_shift(&shape_);
@@ -236,11 +237,8 @@ MailboxHarness::MailboxHarness(const MailboxSetup& setup)
     h->inject_ready_ = true;
     h->refused_.assign(h->refused_.size(), false);
   };
-  host.delivered = [](void* self, uint32_t hart, uint32_t src, uint32_t flits, uint64_t) {
-    auto* h = static_cast<MailboxHarness*>(self);
-    FUZZ_CHECK(hart < h->num_harts_, "delivered() names hart %u of %u", hart, h->num_harts_);
-    FUZZ_CHECK(flits >= 1 && flits <= TESSERA_MAX_FLITS, "delivered() with %u flits", flits);
-    FUZZ_CHECK(src == h->host_id_ || h->is_thread(src), "delivered() from 0x%x", src);
+  host.event = [](void* self, const TesseraMailboxEvent* e) {
+    static_cast<MailboxHarness*>(self)->events_.on_event(*e);
   };
   model_ = tessera_mailbox_new(&config_, &host);
   FUZZ_CHECK(model_ != nullptr, "tessera_mailbox_new refused boards %ux%u tiles %ux%u cores %u "
@@ -750,6 +748,7 @@ uint32_t MailboxHarness::received(uint32_t hart, uint32_t tile, uint32_t n, uint
              index, static_cast<unsigned long long>(resume_at),
              static_cast<unsigned long long>(earliest));
   check_order(m.src, hart, index);
+  events_.bind(hart, index);
   copies_[c].state = CopyState::kReceived;
   harts_[hart].unreceived--;
   tile_unreceived_[tile]--;
@@ -1471,6 +1470,7 @@ void MailboxHarness::finish() {
 void MailboxHarness::finish_delivery() {
   drain();
   check_counts();
+  events_.check_all_freed();
 }
 
 // Receivers give slots and receive until every accepted message has been

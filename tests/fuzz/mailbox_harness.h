@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "fuzz_input.h"
+#include "mailbox_events.h"
 #include "tessera/models/mailbox.h"
 
 namespace fuzz {
@@ -243,6 +244,7 @@ class MailboxHarness {
   uint64_t detections_seen_ = 0;  // by after_call
   uint64_t episode_ = 0;
   uint32_t episode_result_ = 0;
+  MailboxEvents events_;  // the trace hook's events
 };
 
 }  // namespace fuzz

@@ -68,6 +68,67 @@ typedef struct TesseraMailboxConfig {
     TesseraTermdetMaster idle_master;
 } TesseraMailboxConfig;
 
+/*
+ * Events, for tracing (docs/tracing.md): what the model reports to
+ * TesseraMailboxHost.event, in host order, from inside the call that makes
+ * it happen. Every event names the thread concerned (its dense index and
+ * its thread id; the host: UINT32_MAX and the host id) and carries the
+ * modelled time at which it happens.
+ *
+ * Message ids pair the events of one message: every SEND, MCAST_SEND and
+ * message from the host gets the next id (1, 2, ...; back to 1 at reset).
+ * A multicast keeps one id for all its copies: each DELIVER, RECEIVE and
+ * FREE names the receiving thread, so (id, receiving thread) names one
+ * copy.
+ */
+typedef enum TesseraMailboxEventKind {
+    /* A thread issued a message (time: when it left, sent_at). Unicast:
+     * peer = destination id (a thread or the host id), mask = 0. Multicast:
+     * peer = id of thread 0 of the destination mailbox, mask = the threads
+     * of that mailbox. copies = receiving threads, flits = length. */
+    TESSERA_MAILBOX_EVENT_SEND,
+    /* A copy of message `msg` from thread `peer` went into receive slot
+     * `slot` (bus address) of the thread, receivable at time. */
+    TESSERA_MAILBOX_EVENT_DELIVER,
+    /* RECV handed the thread the slot holding `msg` (time: when it
+     * returned, the arrival if later than the call). */
+    TESSERA_MAILBOX_EVENT_RECEIVE,
+    /* FREE gave `slot` to hardware. msg: the received message it held
+     * (counted as received), or 0 for an empty slot: the slot hand-over
+     * of start-up. */
+    TESSERA_MAILBOX_EVENT_FREE,
+    /* The host took message `msg` from the thread (time: its arrival at
+     * the host). */
+    TESSERA_MAILBOX_EVENT_TO_HOST,
+    /* The host injected message `msg` toward the thread (time: when it
+     * entered the network); flits = length. */
+    TESSERA_MAILBOX_EVENT_FROM_HOST,
+    /* The thread blocked in WAIT_UNTIL (value: its conditions,
+     * TESSERA_WAIT_*). Reported once per wait, not per re-issue. */
+    TESSERA_MAILBOX_EVENT_BLOCK,
+    /* A thread that had blocked issued a CSR that did not block (time:
+     * when it continues): its wait is over. value: the CSR's result. */
+    TESSERA_MAILBOX_EVENT_RESUME,
+    /* Termination detection (termdet.h): e->termdet; hart and thread name
+     * its thread for hart events, else UINT32_MAX and the host id. */
+    TESSERA_MAILBOX_EVENT_TERMDET,
+} TesseraMailboxEventKind;
+
+typedef struct TesseraMailboxEvent {
+    TesseraMailboxEventKind kind;
+    uint32_t hart;      /* dense index of the thread; UINT32_MAX: the host */
+    uint32_t thread;    /* its thread id (the host id for the host) */
+    uint64_t time;
+    uint64_t msg;       /* message id, 0 if none */
+    uint32_t peer;      /* the other end (see the kinds) */
+    uint64_t mask;
+    uint32_t copies;
+    uint32_t flits;
+    uint32_t slot;      /* bus address of the slot */
+    uint32_t value;
+    TesseraTermdetEvent termdet;
+} TesseraMailboxEvent;
+
 typedef struct TesseraMailboxHost {
     void *opaque;
     /* TESSERA_SCRATCH_SIZE bytes of the scratchpad of a tile (dense tile
@@ -86,10 +147,9 @@ typedef struct TesseraMailboxHost {
      * answered false) has room again; offer held messages again. Called
      * once per refusal at most; spurious calls are possible. */
     void (*inject_ready)(void *opaque);
-    /* Optional (may be NULL), for tracing: a message from src_thread_id
-     * was copied into a receive slot of hart_index, receivable at `time`. */
-    void (*delivered)(void *opaque, uint32_t hart_index,
-                      uint32_t src_thread_id, uint32_t flits, uint64_t time);
+    /* Optional (may be NULL), for tracing: what happened to messages,
+     * waits and termination detection (TesseraMailboxEvent above). */
+    void (*event)(void *opaque, const TesseraMailboxEvent *e);
 } TesseraMailboxHost;
 
 typedef enum TesseraCsrResult {

@@ -72,12 +72,63 @@ typedef struct TesseraTermdetConfig {
     TesseraTermdetMaster master;
 } TesseraTermdetConfig;
 
+/* What tessera_termdet reports to TesseraTermdetHost.event, for tracing
+ * (docs/tracing.md). Hart events name a hart and its board; board events a
+ * board; master events neither (UINT32_MAX). `round` is the number of the
+ * phase 1 round concerned (1, 2, ...: rounds_started when it started). */
+typedef enum TesseraTermdetEventKind {
+    TESSERA_TERMDET_EVENT_IDLE_ENTER,  /* hart blocked in idle; value: vote */
+    TESSERA_TERMDET_EVENT_IDLE_LEAVE,  /* hart left idle; value: a
+                                        * TESSERA_TERMDET_LEAVE_* */
+    TESSERA_TERMDET_EVENT_ROUND_START, /* master: phase 1, tokens sent */
+    TESSERA_TERMDET_EVENT_TOKEN,       /* board: the token reached it */
+    TESSERA_TERMDET_EVENT_RETURN,      /* board: it returned the token; time:
+                                        * when the token is back at the
+                                        * master */
+    TESSERA_TERMDET_EVENT_ROUND_END,   /* master: every token back; value: a
+                                        * TESSERA_TERMDET_OUTCOME_* */
+    TESSERA_TERMDET_EVENT_RELEASE,     /* board: phase 2 reached it, its idle
+                                        * harts are released, its sends
+                                        * disabled */
+    TESSERA_TERMDET_EVENT_ENABLE_START,/* master: every board released,
+                                        * phase 3 sent */
+    TESSERA_TERMDET_EVENT_ENABLE,      /* board: phase 3 reached it, it may
+                                        * send again */
+    TESSERA_TERMDET_EVENT_EPISODE_END, /* master: phase 3 complete, the host
+                                        * may send again */
+} TesseraTermdetEventKind;
+
+/* Why a hart left idle (IDLE_LEAVE's value). */
+#define TESSERA_TERMDET_LEAVE_MESSAGE   0u /* a message became available */
+#define TESSERA_TERMDET_LEAVE_ABANDONED 1u /* its idle call was abandoned */
+#define TESSERA_TERMDET_LEAVE_RELEASED  2u /* phase 2 released it; time: when
+                                            * the release reached it */
+
+/* How a round ended (ROUND_END's value). */
+#define TESSERA_TERMDET_OUTCOME_FAILED   0u /* next round starts at once */
+#define TESSERA_TERMDET_OUTCOME_STALLED  1u /* next round waits for a guest
+                                             * event */
+#define TESSERA_TERMDET_OUTCOME_DETECTED 2u /* termination: phase 2 starts */
+
+typedef struct TesseraTermdetEvent {
+    TesseraTermdetEventKind kind;
+    uint32_t hart;   /* dense hart index, or UINT32_MAX */
+    uint32_t board;  /* dense board index, or UINT32_MAX */
+    uint64_t round;
+    uint64_t time;   /* modelled time it happens at */
+    uint32_t value;
+} TesseraTermdetEvent;
+
 typedef struct TesseraTermdetHost {
     void *opaque;
     /* hart_index has been released from idle (hart_state says RELEASED):
      * issue its wait again. Called from inside tessera_termdet_process /
      * _run_step; must not call the model. May be NULL. */
     void (*wake)(void *opaque, uint32_t hart_index);
+    /* Optional (may be NULL), for tracing: something happened (above), in
+     * host order, from inside the call that made it happen; must not call
+     * the model. */
+    void (*event)(void *opaque, const TesseraTermdetEvent *e);
 } TesseraTermdetHost;
 
 typedef enum TesseraTermdetHartState {

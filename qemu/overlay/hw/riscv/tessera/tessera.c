@@ -92,6 +92,17 @@ static void tessera_set_prop(Object *obj, Visitor *v, const char *name,
     *tessera_prop_field(TESSERA_MACHINE(obj), p) = value;
 }
 
+/* The machine, for the thread ids of trace events */
+static TesseraMachineState *tessera_machine;
+
+uint32_t tessera_hart_thread_id(int hart)
+{
+    if (!tessera_machine || hart < 0 || hart >= tessera_machine->num_harts) {
+        return UINT32_MAX;
+    }
+    return tessera_machine->harts[hart].env.mhartid;
+}
+
 void tessera_machine_wake(TesseraMachineState *s, uint32_t hart)
 {
     CPUState *cs = CPU(&s->harts[hart]);
@@ -288,7 +299,7 @@ static void tessera_hart_parked(RISCVCPU *cpu, target_ulong cause,
     uint32_t status = TESSERA_EXIT_EXCEPTION_BASE +
                       (cause & TESSERA_EXIT_CAUSE_MASK);
 
-    trace_tessera_hart_parked(id, cause, pc);
+    trace_tessera_hart_parked(id, tessera_time_now(hart), cause, pc);
     if (test_and_set_bit(hart, s->parked)) {
         return;
     }
@@ -498,6 +509,7 @@ static void tessera_machine_init(MachineState *machine)
         exit(1);
     }
 
+    tessera_machine = s;
     tessera_create_memory(s);
     tessera_create_devices(s);
     entry = tessera_load_image(s);
@@ -510,8 +522,10 @@ static void tessera_machine_init(MachineState *machine)
     tessera_create_mailbox(s);
     tessera_create_harts(s, entry);
     tessera_create_mswi(s);
-    trace_tessera_machine_init(s->boards_x, s->boards_y, s->num_harts,
-                               s->dram_mib);
+    trace_tessera_machine_init(s->boards_x, s->boards_y, s->tiles_x,
+                               s->tiles_y, s->cores_per_tile,
+                               s->threads_per_core, s->clock_mhz,
+                               s->num_harts, s->dram_mib);
 }
 
 /*

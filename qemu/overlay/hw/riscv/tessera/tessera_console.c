@@ -24,7 +24,15 @@ static void tessera_console_emit(void *opaque, uint32_t hart_index,
 {
     TesseraConsoleState *s = opaque;
 
-    trace_tessera_console_line(hart_index, len);
+    if (trace_event_get_state_backends(TRACE_TESSERA_CONSOLE_LINE)) {
+        char text[TESSERA_CONSOLE_LINE_MAX + 1];
+        size_t n = MIN(len, TESSERA_CONSOLE_LINE_MAX);
+
+        memcpy(text, line, n);
+        text[n] = '\0';
+        trace_tessera_console_line(tessera_hart_thread_id(hart_index),
+                                   tessera_time_now(hart_index), len, text);
+    }
     qemu_chr_fe_write_all(&s->chr, (const uint8_t *)line, len);
     qemu_chr_fe_write_all(&s->chr, (const uint8_t *)"\n", 1);
 }

@@ -36,6 +36,8 @@ static void tessera_exit_mmio_write(void *opaque, hwaddr addr, uint64_t value,
     TesseraExitState *s = opaque;
     const char *error = NULL;
     int code = 0;
+    int hart = tessera_current_hart_index();
+    uint64_t cycle = hart >= 0 ? tessera_time_now(hart) : 0;
 
     switch (tessera_exit_write(addr, value, &code, &error)) {
     case TESSERA_EXIT_ACTION_END:
@@ -43,14 +45,15 @@ static void tessera_exit_mmio_write(void *opaque, hwaddr addr, uint64_t value,
             qemu_log_mask(LOG_GUEST_ERROR, "tessera-exit: wrote 0x%" PRIx64
                           ": %s\n", value, error);
         }
-        trace_tessera_exit_end(value, code);
+        trace_tessera_exit_end(tessera_hart_thread_id(hart), cycle, value,
+                               code);
         tessera_console_flush_lines(s->console);
         qemu_system_shutdown_request_with_code(
             code ? SHUTDOWN_CAUSE_GUEST_PANIC : SHUTDOWN_CAUSE_GUEST_SHUTDOWN,
             code);
         break;
     case TESSERA_EXIT_ACTION_RESET:
-        trace_tessera_exit_reset();
+        trace_tessera_exit_reset(tessera_hart_thread_id(hart), cycle);
         qemu_system_reset_request(SHUTDOWN_CAUSE_GUEST_RESET);
         break;
     case TESSERA_EXIT_ACTION_NONE:

@@ -21,6 +21,7 @@
 #include "qemu/main-loop.h"
 #include "qapi/error.h"
 #include "system/reset.h"
+#include "system/runstate.h"
 #include "chardev/char.h"
 #include "hw/qdev-properties.h"
 #include "hw/qdev-properties-system.h"
@@ -42,15 +43,148 @@ static void tessera_mailbox_wake(void *opaque, uint32_t hart)
 {
     TesseraMailboxState *s = opaque;
 
-    trace_tessera_mbox_wake(hart);
+    trace_tessera_mbox_wake(tessera_hart_thread_id(hart),
+                            tessera_time_now(hart));
     tessera_machine_wake(s->machine, hart);
 }
 
-static void tessera_mailbox_delivered(void *opaque, uint32_t hart,
-                                      uint32_t src, uint32_t flits,
-                                      uint64_t time)
+static const char *const tessera_leave_why[] = {
+    [TESSERA_TERMDET_LEAVE_MESSAGE] = "message",
+    [TESSERA_TERMDET_LEAVE_ABANDONED] = "abandoned",
+    [TESSERA_TERMDET_LEAVE_RELEASED] = "released",
+};
+
+static const char *const tessera_round_outcome[] = {
+    [TESSERA_TERMDET_OUTCOME_FAILED] = "failed",
+    [TESSERA_TERMDET_OUTCOME_STALLED] = "stalled",
+    [TESSERA_TERMDET_OUTCOME_DETECTED] = "detected",
+};
+
+static const char *tessera_name_of(const char *const *names, size_t n,
+                                   uint32_t value)
 {
-    trace_tessera_mbox_deliver(src, hart, flits, time);
+    return value < n && names[value] ? names[value] : "?";
+}
+#define TESSERA_NAME(names, value) \
+    tessera_name_of(names, ARRAY_SIZE(names), value)
+
+/* Termination detection events: board events name the board as x,y. */
+static void tessera_mailbox_termdet_event(TesseraMailboxState *s,
+                                          const TesseraMailboxEvent *e)
+{
+    const TesseraTermdetEvent *t = &e->termdet;
+    uint32_t bx = t->board % s->machine->boards_x;
+    uint32_t by = t->board / s->machine->boards_x;
+
+    switch (t->kind) {
+    case TESSERA_TERMDET_EVENT_IDLE_ENTER:
+        trace_tessera_idle_enter(e->thread, t->time, t->value);
+        break;
+    case TESSERA_TERMDET_EVENT_IDLE_LEAVE:
+        trace_tessera_idle_leave(e->thread, t->time,
+                                 TESSERA_NAME(tessera_leave_why, t->value));
+        break;
+    case TESSERA_TERMDET_EVENT_ROUND_START:
+        trace_tessera_termdet_round(t->round, t->time);
+        break;
+    case TESSERA_TERMDET_EVENT_TOKEN:
+        trace_tessera_termdet_token(bx, by, t->round, t->time);
+        break;
+    case TESSERA_TERMDET_EVENT_RETURN:
+        trace_tessera_termdet_return(bx, by, t->round, t->time);
+        break;
+    case TESSERA_TERMDET_EVENT_ROUND_END:
+        trace_tessera_termdet_round_end(t->round, t->time,
+                                        TESSERA_NAME(tessera_round_outcome,
+                                                     t->value));
+        break;
+    case TESSERA_TERMDET_EVENT_RELEASE:
+        trace_tessera_termdet_release(bx, by, t->round, t->time);
+        break;
+    case TESSERA_TERMDET_EVENT_ENABLE_START:
+        trace_tessera_termdet_enable_start(t->round, t->time);
+        break;
+    case TESSERA_TERMDET_EVENT_ENABLE:
+        trace_tessera_termdet_enable(bx, by, t->round, t->time);
+        break;
+    case TESSERA_TERMDET_EVENT_EPISODE_END:
+        trace_tessera_termdet_episode_end(t->round, t->time);
+        break;
+    }
+}
+
+/* The model's events, as trace events (docs/tracing.md). */
+static void tessera_mailbox_event(void *opaque, const TesseraMailboxEvent *e)
+{
+    TesseraMailboxState *s = opaque;
+
+    switch (e->kind) {
+    case TESSERA_MAILBOX_EVENT_SEND:
+        if (e->mask) {
+            trace_tessera_mbox_multicast(e->thread, e->time, e->msg, e->peer,
+                                         e->mask, e->copies, e->flits);
+        } else {
+            trace_tessera_mbox_send(e->thread, e->time, e->msg, e->peer,
+                                    e->flits);
+        }
+        break;
+    case TESSERA_MAILBOX_EVENT_DELIVER:
+        trace_tessera_mbox_deliver(e->thread, e->time, e->msg, e->peer,
+                                   e->slot, e->flits);
+        break;
+    case TESSERA_MAILBOX_EVENT_RECEIVE:
+        trace_tessera_mbox_receive(e->thread, e->time, e->msg, e->slot);
+        break;
+    case TESSERA_MAILBOX_EVENT_FREE:
+        if (e->msg) {
+            trace_tessera_mbox_free(e->thread, e->time, e->msg, e->slot);
+        } else {
+            trace_verbose_tessera_mbox_handover(e->thread, e->time, e->slot);
+        }
+        break;
+    case TESSERA_MAILBOX_EVENT_TO_HOST:
+        trace_tessera_mbox_to_host(e->thread, e->time, e->msg, e->flits);
+        break;
+    case TESSERA_MAILBOX_EVENT_FROM_HOST:
+        trace_tessera_mbox_from_host(e->thread, e->time, e->msg, e->flits);
+        break;
+    case TESSERA_MAILBOX_EVENT_BLOCK:
+        trace_tessera_mbox_block(e->thread, e->time, e->value);
+        break;
+    case TESSERA_MAILBOX_EVENT_RESUME:
+        trace_tessera_mbox_resume(e->thread, e->time, e->value);
+        break;
+    case TESSERA_MAILBOX_EVENT_TERMDET:
+        tessera_mailbox_termdet_event(s, e);
+        break;
+    }
+}
+
+/* Each board's and the host's message counts, which a trace's events must
+ * add up to (the end of a run, and before a reset clears them). */
+static void tessera_mailbox_trace_counts(TesseraMailboxState *s)
+{
+    TesseraMachineState *m = s->machine;
+    TesseraMailboxCounts c;
+
+    if (!trace_event_get_state_backends(TRACE_TESSERA_MBOX_COUNTS) &&
+        !trace_event_get_state_backends(TRACE_TESSERA_MBOX_HOST_COUNTS)) {
+        return;
+    }
+    for (uint32_t b = 0; b < m->boards_x * m->boards_y; b++) {
+        c = tessera_mailbox_board_counts(s->model, b);
+        trace_tessera_mbox_counts(b % m->boards_x, b / m->boards_x, c.sent,
+                                  c.received);
+    }
+    c = tessera_mailbox_host_counts(s->model);
+    trace_tessera_mbox_host_counts(c.sent, c.received);
+}
+
+static void tessera_mailbox_at_shutdown(Notifier *n, void *data)
+{
+    TesseraMailboxState *s = container_of(n, TesseraMailboxState, shutdown);
+
+    tessera_mailbox_trace_counts(s);
 }
 
 static bool tessera_mailbox_to_host(void *opaque, uint32_t src,
@@ -65,7 +199,6 @@ static bool tessera_mailbox_to_host(void *opaque, uint32_t src,
     };
     uint8_t frame[TESSERA_HOSTLINK_MAX_FRAME_BYTES];
 
-    trace_tessera_mbox_to_host(src, flits, time);
     if (!qemu_chr_fe_backend_connected(&s->hostlink)) {
         qemu_log_mask(LOG_GUEST_ERROR, "tessera-mailbox: thread 0x%x sent a "
                       "message to the host, but no host link is attached "
@@ -93,7 +226,6 @@ static void tessera_mailbox_offer_from_host(TesseraMailboxState *s)
     payload = tessera_hostlink_parser_frame(s->rx, &header);
     if (payload && tessera_mailbox_inject(s->model, header.thread, payload,
                                           header.flits, 0)) {
-        trace_tessera_mbox_from_host(header.thread, header.flits);
         tessera_hostlink_parser_release(s->rx);
         tessera_machine_kick_woken(s->machine);
         qemu_chr_fe_accept_input(&s->hostlink);
@@ -108,6 +240,7 @@ static RISCVException tessera_mailbox_op(CPURISCVState *env, int csrno,
     TesseraMailboxState *s = tessera_mbox;
     CPUState *cs = env_cpu(env);
     uint32_t hart = cs->cpu_index;
+    uint32_t thread = env->mhartid;
     uint32_t value = new_value & write_mask, result = 0;
     uint64_t now, resume_at;
     TesseraMailboxFault fault = TESSERA_FAULT_NONE;
@@ -143,27 +276,23 @@ static RISCVException tessera_mailbox_op(CPURISCVState *env, int csrno,
     switch (r) {
     case TESSERA_CSR_DONE:
         tessera_time_advance_to(hart, resume_at);
-        trace_tessera_mbox_csr(hart, csrno, value, result, resume_at);
-        if (csrno == TESSERA_CSR_SEND) {
-            trace_tessera_mbox_send(hart, value, now, resume_at);
-        } else if (csrno == TESSERA_CSR_RECV) {
-            trace_tessera_mbox_receive(hart, result, resume_at);
-        } else if (csrno == TESSERA_CSR_CAN_SEND && result == 0) {
-            trace_tessera_mbox_backpressure(hart, now);
+        trace_verbose_tessera_mbox_csr(thread, resume_at, csrno, value,
+                                       result);
+        if (csrno == TESSERA_CSR_CAN_SEND && result == 0) {
+            trace_tessera_mbox_backpressure(thread, now);
         }
         if (ret_value) {
             *ret_value = result;
         }
         return RISCV_EXCP_NONE;
     case TESSERA_CSR_BLOCKED:
-        trace_tessera_mbox_block(hart, csrno, value, now);
         if (value & TESSERA_WAIT_CAN_SEND) {
-            trace_tessera_mbox_backpressure(hart, now);
+            trace_tessera_mbox_backpressure(thread, now);
         }
         cs->halted = 1;
         return (RISCVException)EXCP_HLT;
     case TESSERA_CSR_FAULT:
-        trace_tessera_mbox_fault(hart, csrno, value, fault);
+        trace_tessera_mbox_fault(thread, now, csrno, value, fault);
         qemu_log_mask(LOG_GUEST_ERROR, "tessera-mailbox: hart 0x%x: csrrw "
                       "0x%03x, 0x%x: %s; raising illegal instruction\n",
                       (uint32_t)env->mhartid, csrno, value,
@@ -253,7 +382,7 @@ static void tessera_mailbox_realize(DeviceState *dev, Error **errp)
         .scratchpad = tessera_mailbox_scratchpad,
         .wake = tessera_mailbox_wake,
         .to_host = tessera_mailbox_to_host,
-        .delivered = tessera_mailbox_delivered,
+        .event = tessera_mailbox_event,
     };
     size_t listed = 0;
 
@@ -279,6 +408,8 @@ static void tessera_mailbox_realize(DeviceState *dev, Error **errp)
                                  NULL, true);
     }
     tessera_mbox = s;
+    s->shutdown.notify = tessera_mailbox_at_shutdown;
+    qemu_register_shutdown_notifier(&s->shutdown);
     /* On no bus, so not reset with the bus tree: reset with the machine */
     qemu_register_resettable(OBJECT(dev));
     for (uint32_t csr = 0; csr < CSR_TABLE_SIZE; csr++) {
@@ -307,8 +438,10 @@ static void tessera_mailbox_reset_hold(Object *obj, ResetType type)
     TesseraMailboxState *s = TESSERA_MAILBOX(obj);
 
     if (s->model) {
-        tessera_mailbox_reset(s->model);
+        /* The counts end the boot; the reset's own events start the next */
+        tessera_mailbox_trace_counts(s);
         trace_tessera_mbox_reset();
+        tessera_mailbox_reset(s->model);
     }
 }
 

@@ -49,7 +49,15 @@ static void tessera_mswi_mmio_write(void *opaque, hwaddr addr,
         return;
     }
     pending = tessera_mswi_pending(s->model, hart);
-    trace_tessera_mswi_write(s->board, hart, pending);
+    if (trace_event_get_state_backends(TRACE_TESSERA_MSWI_WRITE)) {
+        int writer = tessera_current_hart_index();
+
+        trace_tessera_mswi_write(tessera_hart_thread_id(writer),
+                                 writer >= 0 ? tessera_time_now(writer) : 0,
+                                 tessera_hart_thread_id(s->board *
+                                                        s->num_harts + hart),
+                                 pending);
+    }
     qemu_set_irq(s->irqs[hart], pending);
 }
 

@@ -39,6 +39,12 @@ static uint64_t tessera_sysinfo_mmio_read(void *opaque, hwaddr addr,
     return value;
 }
 
+/* Modelled cycle of thread `id`, for trace events. */
+static uint64_t tessera_sysinfo_cycle(TesseraSysinfoState *s, uint32_t id)
+{
+    return tessera_time_now(tessera_dense_index(&s->shape, id));
+}
+
 static void tessera_sysinfo_write_as(TesseraSysinfoState *s, uint32_t id,
                                      hwaddr addr, uint32_t value)
 {
@@ -49,11 +55,13 @@ static void tessera_sysinfo_write_as(TesseraSysinfoState *s, uint32_t id,
                                   &error)) {
     case TESSERA_SYSINFO_CONTINUE:
         if (addr == TESSERA_SYSINFO_CHECKIN) {
-            trace_tessera_sysinfo_checkin(id, value);
+            trace_tessera_sysinfo_checkin(id, tessera_sysinfo_cycle(s, id),
+                                          value);
         }
         break;
     case TESSERA_SYSINFO_EXIT:
-        trace_tessera_sysinfo_checkin(id, value);
+        trace_tessera_sysinfo_checkin(id, tessera_sysinfo_cycle(s, id),
+                                      value);
         trace_tessera_sysinfo_exit(exit_code);
         tessera_console_flush_lines(s->console);
         qemu_system_shutdown_request_with_code(

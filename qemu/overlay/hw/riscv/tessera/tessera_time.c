@@ -51,7 +51,7 @@ void tessera_time_advance_to(uint32_t hart, uint64_t cycles)
     uint64_t now = tessera_time_now(hart);
 
     if (tessera_clocks_wait_until(tessera_clocks, hart, cycles)) {
-        trace_tessera_time_wait(hart, now, cycles);
+        trace_tessera_time_wait(tessera_hart_thread_id(hart), now, cycles);
     }
 }
 

@@ -126,6 +126,7 @@ struct TesseraMailboxState {
     struct TesseraMailbox *model;
     CharBackend hostlink;
     struct TesseraHostlinkParser *rx; /* frames from the host */
+    Notifier shutdown;       /* traces the counters when the run ends */
 };
 
 /* CSR predicate of every Tessera CSR: present for every hart, any mode. */
@@ -147,6 +148,8 @@ void tessera_machine_kick_woken(TesseraMachineState *s);
 
 /* Dense index of the hart running the current access, or -1 if none. */
 int tessera_current_hart_index(void);
+/* Thread id (mhartid) of a hart, for trace events; UINT32_MAX if none. */
+uint32_t tessera_hart_thread_id(int hart);
 
 /*
  * Checks thread `id` in with `status` on its behalf, as if it had written

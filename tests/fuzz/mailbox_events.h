@@ -1,0 +1,212 @@
+// A shadow of the mailbox model's trace events (TesseraMailboxEvent,
+// docs/tracing.md) for the mailbox harness: it checks, from the events alone,
+// what a trace relies on:
+//
+//   ids       every message (SEND, FROM_HOST) takes the next id; DELIVER,
+//             RECEIVE, FREE and TO_HOST name a message that was sent
+//   copies    each copy (message id, receiving thread) is delivered once, to
+//             a thread the message went to, then received once, then freed
+//             once, never before the one before it in modelled time
+//   waits     BLOCK and RESUME alternate per thread, so do idle enter and
+//             leave; every event names the thread of its hart
+//
+// and, with MailboxHarness's ledger, that the id a RECEIVE names is always
+// the same message of the ledger (bind()).
+#pragma once
+
+#include <stdint.h>
+
+#include <unordered_map>
+#include <vector>
+
+#include "fuzz_check.h"
+#include "tessera/models/mailbox.h"
+
+namespace fuzz {
+
+class MailboxEvents {
+ public:
+  explicit MailboxEvents(const TesseraShape& shape)
+      : shape_(shape),
+        host_id_(tessera_host_id(&shape)),
+        threads_(tessera_num_threads(&shape)),
+        blocked_(threads_, false),
+        idle_(threads_, false),
+        last_received_(threads_, 0) {}
+
+  void on_event(const TesseraMailboxEvent& e) {
+    if (e.hart == UINT32_MAX) {
+      FUZZ_CHECK(e.thread == host_id_, "event %d of no hart names 0x%x, not the host", e.kind,
+                 e.thread);
+    } else {
+      FUZZ_CHECK(e.hart < threads_, "event %d names hart %u of %u", e.kind, e.hart, threads_);
+      FUZZ_CHECK(e.thread == tessera_thread_at(&shape_, e.hart),
+                 "event %d names hart %u as thread 0x%x", e.kind, e.hart, e.thread);
+    }
+    switch (e.kind) {
+      case TESSERA_MAILBOX_EVENT_SEND:
+      case TESSERA_MAILBOX_EVENT_FROM_HOST:
+        on_send(e);
+        break;
+      case TESSERA_MAILBOX_EVENT_DELIVER: {
+        Message& m = message(e);
+        FUZZ_CHECK(e.peer == m.src, "message %llu from 0x%x delivered as from 0x%x", id(e), m.src,
+                   e.peer);
+        FUZZ_CHECK(e.flits == m.flits, "message %llu of %u flits delivered with %u", id(e), m.flits,
+                   e.flits);
+        FUZZ_CHECK(e.time >= m.time, "message %llu delivered at %llu, sent at %llu", id(e),
+                   ull(e.time), ull(m.time));
+        FUZZ_CHECK(m.delivered < m.copies, "message %llu delivered %u times, for %u copies", id(e),
+                   m.delivered + 1, m.copies);
+        if (m.mask == 0) {
+          FUZZ_CHECK(e.thread == m.dest, "message %llu to 0x%x delivered to 0x%x", id(e), m.dest,
+                     e.thread);
+        } else {
+          const uint32_t k = e.thread - m.dest;
+          FUZZ_CHECK(e.thread >= m.dest && k < 64 && ((m.mask >> k) & 1),
+                     "multicast %llu to the mailbox of 0x%x (mask 0x%llx) delivered to 0x%x", id(e),
+                     m.dest, ull(m.mask), e.thread);
+        }
+        m.delivered++;
+        Copy& c = copies_[key(e)];
+        FUZZ_CHECK(c.state == kNone, "copy of message %llu for 0x%x delivered twice", id(e),
+                   e.thread);
+        c = Copy{kDelivered, e.time};
+        break;
+      }
+      case TESSERA_MAILBOX_EVENT_RECEIVE:
+        advance(e, kDelivered, kReceived);
+        last_received_[e.hart] = e.msg;
+        break;
+      case TESSERA_MAILBOX_EVENT_FREE:
+        if (e.msg != 0) advance(e, kReceived, kFreed);
+        break;
+      case TESSERA_MAILBOX_EVENT_TO_HOST: {
+        Message& m = message(e);
+        FUZZ_CHECK(m.dest == host_id_ && m.src == e.thread,
+                   "the host took message %llu, sent by 0x%x to 0x%x, as from 0x%x", id(e), m.src,
+                   m.dest, e.thread);
+        FUZZ_CHECK(m.delivered == 0, "the host took message %llu twice", id(e));
+        FUZZ_CHECK(e.time >= m.time, "the host took message %llu at %llu, sent at %llu", id(e),
+                   ull(e.time), ull(m.time));
+        m.delivered = 1;
+        copies_[key(e)] = Copy{kFreed, e.time};
+        break;
+      }
+      case TESSERA_MAILBOX_EVENT_BLOCK:
+        FUZZ_CHECK(!blocked_[e.hart], "thread 0x%x blocked twice without a resume", e.thread);
+        blocked_[e.hart] = true;
+        block_time_[e.hart] = e.time;
+        break;
+      case TESSERA_MAILBOX_EVENT_RESUME:
+        FUZZ_CHECK(blocked_[e.hart], "thread 0x%x resumed without a block", e.thread);
+        FUZZ_CHECK(e.time >= block_time_[e.hart], "thread 0x%x resumed at %llu, blocked at %llu",
+                   e.thread, ull(e.time), ull(block_time_[e.hart]));
+        blocked_[e.hart] = false;
+        break;
+      case TESSERA_MAILBOX_EVENT_TERMDET:
+        on_termdet(e);
+        break;
+    }
+  }
+
+  // The ledger's message `index` is what the latest RECEIVE of `hart` named.
+  void bind(uint32_t hart, uint32_t index) {
+    const uint64_t msg = last_received_[hart];
+    FUZZ_CHECK(msg != 0, "hart %u received ledger message %u without a RECEIVE event", hart, index);
+    const auto [at, added] = ledger_of_.try_emplace(msg, index);
+    FUZZ_CHECK(at->second == index, "message id %llu is ledger message %u and %u", ull(msg),
+               at->second, index);
+    (void)added;
+  }
+
+  // End of a scenario, every message delivered: each copy of each message
+  // was received and freed (or taken by the host).
+  void check_all_freed() const {
+    for (const auto& [id, m] : messages_) {
+      FUZZ_CHECK(m.delivered == m.copies, "message %llu: %u of %u copies delivered", ull(id),
+                 m.delivered, m.copies);
+    }
+    for (const auto& [k, c] : copies_) {
+      FUZZ_CHECK(c.state == kFreed, "message %llu for hart %llu ends %s", ull(k >> 32),
+                 ull(k & 0xffffffffu), c.state == kDelivered ? "unreceived" : "unfreed");
+    }
+  }
+
+ private:
+  enum State : uint8_t { kNone, kDelivered, kReceived, kFreed };
+  struct Message {
+    uint32_t src, dest, flits, copies, delivered;
+    uint64_t mask, time;
+  };
+  struct Copy {
+    State state = kNone;
+    uint64_t time = 0;
+  };
+
+  static unsigned long long ull(uint64_t v) { return static_cast<unsigned long long>(v); }
+  static unsigned long long id(const TesseraMailboxEvent& e) { return ull(e.msg); }
+  static uint64_t key(const TesseraMailboxEvent& e) {
+    return (e.msg << 32) | (e.hart == UINT32_MAX ? 0xffffffffu : e.hart);
+  }
+
+  void on_send(const TesseraMailboxEvent& e) {
+    FUZZ_CHECK(e.msg == last_id_ + 1, "message id %llu after %llu", id(e), ull(last_id_));
+    last_id_ = e.msg;
+    FUZZ_CHECK(e.flits >= 1 && e.flits <= TESSERA_MAX_FLITS, "message %llu of %u flits", id(e),
+               e.flits);
+    const bool from_host = e.kind == TESSERA_MAILBOX_EVENT_FROM_HOST;
+    const uint32_t copies = e.mask ? static_cast<uint32_t>(__builtin_popcountll(e.mask)) : 1;
+    FUZZ_CHECK(e.copies == copies, "message %llu with mask 0x%llx has %u copies", id(e),
+               ull(e.mask), e.copies);
+    FUZZ_CHECK(!from_host || (e.peer == host_id_ && e.mask == 0),
+               "message %llu from the host names 0x%x", id(e), e.peer);
+    FUZZ_CHECK(e.mask != 0 || e.peer == host_id_ || tessera_thread_exists(&shape_, e.peer),
+               "message %llu to 0x%x, no thread", id(e), e.peer);
+    messages_[e.msg] = from_host ? Message{host_id_, e.thread, e.flits, 1, 0, 0, e.time}
+                                 : Message{e.thread, e.peer, e.flits, copies, 0, e.mask, e.time};
+  }
+
+  Message& message(const TesseraMailboxEvent& e) {
+    const auto m = messages_.find(e.msg);
+    FUZZ_CHECK(m != messages_.end(), "event %d names message %llu, never sent", e.kind, id(e));
+    return m->second;
+  }
+
+  void advance(const TesseraMailboxEvent& e, State from, State to) {
+    message(e);
+    const auto c = copies_.find(key(e));
+    FUZZ_CHECK(c != copies_.end() && c->second.state == from,
+               "event %d for message %llu at 0x%x, whose copy is in state %d", e.kind, id(e),
+               e.thread, c == copies_.end() ? -1 : c->second.state);
+    FUZZ_CHECK(e.time >= c->second.time, "event %d for message %llu at %llu, after %llu", e.kind,
+               id(e), ull(e.time), ull(c->second.time));
+    c->second = Copy{to, e.time};
+  }
+
+  void on_termdet(const TesseraMailboxEvent& e) {
+    const TesseraTermdetEvent& t = e.termdet;
+    FUZZ_CHECK(t.hart == e.hart && t.time == e.time, "termdet event %d copied wrongly", t.kind);
+    if (t.kind == TESSERA_TERMDET_EVENT_IDLE_ENTER) {
+      FUZZ_CHECK(!idle_[e.hart], "thread 0x%x entered idle twice", e.thread);
+      idle_[e.hart] = true;
+    } else if (t.kind == TESSERA_TERMDET_EVENT_IDLE_LEAVE) {
+      FUZZ_CHECK(idle_[e.hart], "thread 0x%x left idle it was not in", e.thread);
+      idle_[e.hart] = false;
+    } else {
+      FUZZ_CHECK(e.hart == UINT32_MAX, "termdet event %d names hart %u", t.kind, e.hart);
+    }
+  }
+
+  TesseraShape shape_;
+  uint32_t host_id_, threads_;
+  uint64_t last_id_ = 0;
+  std::unordered_map<uint64_t, Message> messages_;
+  std::unordered_map<uint64_t, Copy> copies_;  // (id << 32 | hart)
+  std::unordered_map<uint64_t, uint32_t> ledger_of_;
+  std::vector<bool> blocked_, idle_;
+  std::unordered_map<uint32_t, uint64_t> block_time_;
+  std::vector<uint64_t> last_received_;
+};
+
+}  // namespace fuzz
