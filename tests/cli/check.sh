@@ -44,7 +44,7 @@ case $case in
 help)
     expect 0 help && grep -q '^usage: ./tessera <command>' "$out" || fail "./tessera help: no usage"
     commands=$(awk '/^Commands:/ { on = 1; next } on && NF == 0 { exit } on { print $1 }' "$out")
-    [ "$(echo $commands)" = "demo run debug test bench fuzz build setup qemu-cmd help" ] ||
+    [ "$(echo $commands)" = "demo run debug trace test bench fuzz build setup qemu-cmd help" ] ||
         fail "./tessera help lists: $(echo $commands)"
     for flag in --help -h; do
         expect 0 "$flag" && grep -q '^Commands:' "$out" || fail "./tessera $flag: no command list"
@@ -86,6 +86,13 @@ errors)
     grep -q "no gdb script '/no/such/script.gdb'" "$err" || fail "./tessera debug --batch: unclear error"
     an_error debug -ex
     an_error debug --no-such-option hello
+    an_error trace
+    grep -q 'no app to trace' "$err" || fail "./tessera trace: unclear error"
+    an_error trace -o run.json
+    an_error trace hello
+    grep -q 'no output file' "$err" || fail "./tessera trace hello: unclear error"
+    an_error trace hello -o
+    an_error trace hello --frobnicate -o run.json
     an_error bench
     an_error bench no-such-benchmark
     an_error fuzz no-such-target
