@@ -1,11 +1,12 @@
 #include "tessera/trace/trace.h"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
-#include <initializer_list>
 #include <istream>
 #include <map>
 #include <ostream>
+#include <span>
 #include <stdexcept>
 #include <tuple>
 
@@ -121,6 +122,27 @@ std::string hex(uint64_t v) {
   (void)error;
   return "0x" + std::string(buf, end);
 }
+
+using namespace std::literals;
+
+// Events shown as an instant of a fixed name on their thread's track, with
+// these fields as arguments (in decimal, then in hex).
+struct InstantRule {
+  std::string_view event, name, cat;
+  std::array<std::string_view, 2> numbers, hexes;
+};
+constexpr InstantRule kInstants[] = {
+    {"tessera_mbox_deliver", "deliver", "mailbox", {"msg", "flits"}, {"from", "slot"}},
+    {"tessera_mbox_free", "free", "mailbox", {"msg"}, {"slot"}},
+    {"tessera_mbox_wake", "woken", "wait", {}, {}},
+    {"tessera_mbox_backpressure", "cannot send", "wait", {}, {}},
+    {"tessera_idle_enter", "idle enter", "termdet", {"vote"}, {}},
+    {"tessera_sysinfo_checkin", "check-in", "machine", {"status"}, {}},
+    {"tessera_hart_parked", "parked at its trap vector", "machine", {"exception"}, {"vector"}},
+    {"tessera_exit_end", "exit device", "machine", {"code"}, {"wrote"}},
+    {"tessera_exit_reset", "reset requested", "machine", {}, {}},
+    {"verbose_tessera_mbox_handover", "slot hand-over", "verbose", {}, {"slot"}},
+};
 
 // The name of a wait by the conditions it waits on (TESSERA_WAIT_*).
 std::string wait_name(uint64_t conditions) {
@@ -435,8 +457,9 @@ Converter::Outcome Converter::thread_event(const Record& r) {
 Converter::Outcome Converter::mailbox_event(const Record& r, uint32_t id, uint64_t cycle) {
   const std::string& n = r.name();
   const uint64_t pid = board_pid(board_of(id)), tid = thread_tid(id);
-  auto with = [&](Event& e, std::initializer_list<std::string_view> keys, bool as_hex) {
+  auto with = [&](Event& e, std::span<const std::string_view> keys, bool as_hex) {
     for (std::string_view k : keys) {
+      if (k.empty()) continue;
       const auto v = r.number(k);
       if (!v) return false;
       if (as_hex) {
@@ -447,6 +470,12 @@ Converter::Outcome Converter::mailbox_event(const Record& r, uint32_t id, uint64
     }
     return true;
   };
+  for (const InstantRule& rule : kInstants) {
+    if (n == rule.event) {
+      Event& e = instant(std::string(rule.name), std::string(rule.cat), pid, tid, cycle);
+      return ok(with(e, rule.numbers, false) && with(e, rule.hexes, true));
+    }
+  }
   if (n == "tessera_mbox_send" || n == "tessera_mbox_multicast") {
     const bool multicast = n == "tessera_mbox_multicast";
     const auto msg = r.number("msg");
@@ -456,8 +485,8 @@ Converter::Outcome Converter::mailbox_event(const Record& r, uint32_t id, uint64
     const std::string name = (multicast ? "multicast to the mailbox of " : "send to ") + hex(*dest);
     Event& e = slice(name, "mailbox", pid, tid, cycle, cycle + 1);
     e.args.emplace_back("msg", *msg);
-    if (!with(e, {"flits"}, false)) return Outcome::kSkipped;
-    if (multicast && !with(e, {"mask"}, true)) return Outcome::kSkipped;
+    if (!with(e, std::array{"flits"sv}, false)) return Outcome::kSkipped;
+    if (multicast && !with(e, std::array{"mask"sv}, true)) return Outcome::kSkipped;
     e.args.emplace_back("copies", *copies);
     sends_[{boot_, *msg}] = End{pid, tid, e.ts, e.order, e.dur, *copies, 0, flow_args(*msg)};
     senders_[{boot_, *msg}] = id;
@@ -471,18 +500,10 @@ Converter::Outcome Converter::mailbox_event(const Record& r, uint32_t id, uint64
     Event& e = slice(sender == senders_.end() ? "receive" : "receive from " + hex(sender->second),
                      "mailbox", pid, tid, cycle, cycle + 1);
     e.args.emplace_back("msg", *msg);
-    if (!with(e, {"slot"}, true)) return Outcome::kSkipped;
+    if (!with(e, std::array{"slot"sv}, true)) return Outcome::kSkipped;
     receives_.push_back(
         {{boot_, *msg}, End{pid, tid, e.ts, e.order, e.dur, 1, 0, flow_args(*msg)}});
     return Outcome::kOk;
-  }
-  if (n == "tessera_mbox_deliver") {
-    Event& e = instant("deliver", "mailbox", pid, tid, cycle);
-    return ok(with(e, {"msg", "flits"}, false) && with(e, {"from", "slot"}, true));
-  }
-  if (n == "tessera_mbox_free") {
-    Event& e = instant("free", "mailbox", pid, tid, cycle);
-    return ok(with(e, {"msg"}, false) && with(e, {"slot"}, true));
   }
   if (n == "tessera_mbox_block") {
     const auto conditions = r.number("waits");
@@ -495,15 +516,7 @@ Converter::Outcome Converter::mailbox_event(const Record& r, uint32_t id, uint64
     if (w == waits_.end()) return Outcome::kOk;  // its block came before the trace
     Event& e = slice(wait_name(w->second.value), "wait", pid, tid, w->second.start, cycle);
     waits_.erase(w);
-    return ok(with(e, {"result"}, true));
-  }
-  if (n == "tessera_mbox_wake") {
-    instant("woken", "wait", pid, tid, cycle);
-    return Outcome::kOk;
-  }
-  if (n == "tessera_mbox_backpressure") {
-    instant("cannot send", "wait", pid, tid, cycle);
-    return Outcome::kOk;
+    return ok(with(e, std::array{"result"sv}, true));
   }
   if (n == "tessera_mbox_fault") {
     const auto fault = r.number("fault");
@@ -511,11 +524,7 @@ Converter::Outcome Converter::mailbox_event(const Record& r, uint32_t id, uint64
     Event& e =
         instant(std::string("fault: ") + tessera_mailbox_fault_name(static_cast<uint32_t>(*fault)),
                 "mailbox", pid, tid, cycle);
-    return ok(with(e, {"csr", "value"}, true));
-  }
-  if (n == "tessera_idle_enter") {
-    Event& e = instant("idle enter", "termdet", pid, tid, cycle);
-    return ok(with(e, {"vote"}, false));
+    return ok(with(e, std::array{"csr"sv, "value"sv}, true));
   }
   if (n == "tessera_idle_leave") {
     const auto why = r.field("why");
@@ -530,37 +539,17 @@ Converter::Outcome Converter::mailbox_event(const Record& r, uint32_t id, uint64
     e.args.emplace_back("line", std::string(*text));
     return Outcome::kOk;
   }
-  if (n == "tessera_sysinfo_checkin") {
-    Event& e = instant("check-in", "machine", pid, tid, cycle);
-    return ok(with(e, {"status"}, false));
-  }
-  if (n == "tessera_hart_parked") {
-    Event& e = instant("parked at its trap vector", "machine", pid, tid, cycle);
-    return ok(with(e, {"exception"}, false) && with(e, {"vector"}, true));
-  }
-  if (n == "tessera_exit_end") {
-    Event& e = instant("exit device", "machine", pid, tid, cycle);
-    return ok(with(e, {"wrote"}, true) && with(e, {"code"}, false));
-  }
-  if (n == "tessera_exit_reset") {
-    instant("reset requested", "machine", pid, tid, cycle);
-    return Outcome::kOk;
-  }
   if (n == "tessera_mswi_write") {
     const auto target = r.number("msip_of"), set = r.number("set");
     if (!target || !set) return Outcome::kSkipped;
     instant("msip of " + hex(*target) + " = " + std::to_string(*set), "machine", pid, tid, cycle);
     return Outcome::kOk;
   }
-  if (n == "verbose_tessera_mbox_handover") {
-    Event& e = instant("slot hand-over", "verbose", pid, tid, cycle);
-    return ok(with(e, {"slot"}, true));
-  }
   if (n == "verbose_tessera_mbox_csr") {
     const auto csr = r.number("csr");
     if (!csr) return Outcome::kSkipped;
     Event& e = instant("csr " + hex(*csr), "verbose", pid, tid, cycle);
-    return ok(with(e, {"value", "result"}, true));
+    return ok(with(e, std::array{"value"sv, "result"sv}, true));
   }
   return Outcome::kUnknown;
 }
