@@ -160,6 +160,24 @@ TEST(MailboxTrace, OneIdPairsSendDeliverReceiveAndFree) {
   EXPECT_EQ(tessera_mailbox_board_counts(rig.model(), 3).received, frees.size());
 }
 
+// Any thread of the tile may free a received message's slot: the FREE names
+// that thread, and the message, and counts for it.
+TEST(MailboxTrace, AFreeNamesTheThreadThatFrees) {
+  Rig rig;
+  rig.GiveAllEverywhere();
+  rig.Send(0, rig.Id(kFar), 0);
+  uint32_t slot = 0;
+  ASSERT_EQ(rig.Csr(kFar, TESSERA_CSR_RECV, 0, 0, &slot), TESSERA_CSR_DONE);
+  rig.events.clear();
+  ASSERT_EQ(rig.Csr(kFar + 1, TESSERA_CSR_FREE, slot, 1000), TESSERA_CSR_DONE);
+  const auto frees = rig.Of(TESSERA_MAILBOX_EVENT_FREE);
+  ASSERT_EQ(frees.size(), 1u);
+  EXPECT_EQ(frees[0].msg, 1u);
+  EXPECT_EQ(frees[0].thread, 0x11u);
+  EXPECT_EQ(frees[0].slot, slot);
+  EXPECT_EQ(tessera_mailbox_thread_counts(rig.model(), kFar + 1).received, 1u);
+}
+
 TEST(MailboxTrace, AMulticastKeepsOneIdAndNamesEachReceiver) {
   Rig rig;
   rig.GiveAllEverywhere();

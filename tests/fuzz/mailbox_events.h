@@ -4,9 +4,11 @@
 //
 //   ids       every message (SEND, FROM_HOST) takes the next id; DELIVER,
 //             RECEIVE, FREE and TO_HOST name a message that was sent
-//   copies    each copy (message id, receiving thread) is delivered once, to
-//             a thread the message went to, then received once, then freed
-//             once, never before the one before it in modelled time
+//   copies    each copy is delivered once to each thread the message went
+//             to, into a slot, then received once by that thread, then freed
+//             once by a thread of its tile, never before the step before it
+//             in modelled time when it is the receiver's (a copy: the message
+//             id and its slot)
 //   waits     BLOCK and RESUME alternate per thread, so do idle enter and
 //             leave; every event names the thread of its hart
 //
@@ -17,6 +19,7 @@
 #include <stdint.h>
 
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "fuzz_check.h"
@@ -68,17 +71,22 @@ class MailboxEvents {
                      m.dest, ull(m.mask), e.thread);
         }
         m.delivered++;
-        Copy& c = copies_[key(e)];
-        FUZZ_CHECK(c.state == kNone, "copy of message %llu for 0x%x delivered twice", id(e),
-                   e.thread);
-        c = Copy{kDelivered, e.time};
+        FUZZ_CHECK(delivered_to_.insert((e.msg << 32) | e.hart).second,
+                   "message %llu delivered to 0x%x twice", id(e), e.thread);
+        Copy& c = copies_[slot_key(e)];
+        FUZZ_CHECK(c.state == kNone, "message %llu delivered into slot 0x%x twice", id(e), e.slot);
+        c = Copy{kDelivered, e.time, e.hart};
         break;
       }
-      case TESSERA_MAILBOX_EVENT_RECEIVE:
-        advance(e, kDelivered, kReceived);
+      case TESSERA_MAILBOX_EVENT_RECEIVE: {
+        const Copy& c = advance(e, kDelivered, kReceived);
+        FUZZ_CHECK(c.receiver == e.hart, "message %llu for hart %u received by hart %u", id(e),
+                   c.receiver, e.hart);
         last_received_[e.hart] = e.msg;
         break;
+      }
       case TESSERA_MAILBOX_EVENT_FREE:
+        // Any thread of the tile may free the slot of a received message.
         if (e.msg != 0) advance(e, kReceived, kFreed);
         break;
       case TESSERA_MAILBOX_EVENT_TO_HOST: {
@@ -90,7 +98,6 @@ class MailboxEvents {
         FUZZ_CHECK(e.time >= m.time, "the host took message %llu at %llu, sent at %llu", id(e),
                    ull(e.time), ull(m.time));
         m.delivered = 1;
-        copies_[key(e)] = Copy{kFreed, e.time};
         break;
       }
       case TESSERA_MAILBOX_EVENT_BLOCK:
@@ -128,8 +135,8 @@ class MailboxEvents {
                  m.delivered, m.copies);
     }
     for (const auto& [k, c] : copies_) {
-      FUZZ_CHECK(c.state == kFreed, "message %llu for hart %llu ends %s", ull(k >> 32),
-                 ull(k & 0xffffffffu), c.state == kDelivered ? "unreceived" : "unfreed");
+      FUZZ_CHECK(c.state == kFreed, "message %llu for hart %u ends %s", ull(k >> 32), c.receiver,
+                 c.state == kDelivered ? "unreceived" : "unfreed");
     }
   }
 
@@ -142,12 +149,18 @@ class MailboxEvents {
   struct Copy {
     State state = kNone;
     uint64_t time = 0;
+    uint32_t receiver = 0;  // hart
   };
 
   static unsigned long long ull(uint64_t v) { return static_cast<unsigned long long>(v); }
   static unsigned long long id(const TesseraMailboxEvent& e) { return ull(e.msg); }
-  static uint64_t key(const TesseraMailboxEvent& e) {
-    return (e.msg << 32) | (e.hart == UINT32_MAX ? 0xffffffffu : e.hart);
+  // A copy: the message and the slot it is in (tile, slot number).
+  uint64_t slot_key(const TesseraMailboxEvent& e) const {
+    const uint32_t n = (e.slot - TESSERA_SCRATCH_BASE) / TESSERA_BYTES_PER_SLOT;
+    const uint32_t tile = e.hart >> tessera_tile_shift(&shape_);
+    FUZZ_CHECK(e.slot >= TESSERA_SCRATCH_BASE && n < TESSERA_SLOTS_PER_TILE && tile < (1u << 20),
+               "event %d names slot 0x%x of tile %u", e.kind, e.slot, tile);
+    return (e.msg << 32) | (uint64_t{tile} << 12) | n;
   }
 
   void on_send(const TesseraMailboxEvent& e) {
@@ -173,15 +186,19 @@ class MailboxEvents {
     return m->second;
   }
 
-  void advance(const TesseraMailboxEvent& e, State from, State to) {
+  const Copy& advance(const TesseraMailboxEvent& e, State from, State to) {
     message(e);
-    const auto c = copies_.find(key(e));
+    const auto c = copies_.find(slot_key(e));
     FUZZ_CHECK(c != copies_.end() && c->second.state == from,
                "event %d for message %llu at 0x%x, whose copy is in state %d", e.kind, id(e),
                e.thread, c == copies_.end() ? -1 : c->second.state);
-    FUZZ_CHECK(e.time >= c->second.time, "event %d for message %llu at %llu, after %llu", e.kind,
-               id(e), ull(e.time), ull(c->second.time));
-    c->second = Copy{to, e.time};
+    // Another thread of the tile that frees the slot has a clock of its own.
+    FUZZ_CHECK(e.time >= c->second.time || e.hart != c->second.receiver,
+               "event %d for message %llu at %llu, after %llu", e.kind, id(e), ull(e.time),
+               ull(c->second.time));
+    c->second.state = to;
+    c->second.time = e.time;
+    return c->second;
   }
 
   void on_termdet(const TesseraMailboxEvent& e) {
@@ -202,7 +219,8 @@ class MailboxEvents {
   uint32_t host_id_, threads_;
   uint64_t last_id_ = 0;
   std::unordered_map<uint64_t, Message> messages_;
-  std::unordered_map<uint64_t, Copy> copies_;  // (id << 32 | hart)
+  std::unordered_map<uint64_t, Copy> copies_;  // by slot_key
+  std::unordered_set<uint64_t> delivered_to_;  // (id << 32 | hart)
   std::unordered_map<uint64_t, uint32_t> ledger_of_;
   std::vector<bool> blocked_, idle_;
   std::unordered_map<uint32_t, uint64_t> block_time_;

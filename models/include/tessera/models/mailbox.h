@@ -77,9 +77,10 @@ typedef struct TesseraMailboxConfig {
  *
  * Message ids pair the events of one message: every SEND, MCAST_SEND and
  * message from the host gets the next id (1, 2, ...; back to 1 at reset).
- * A multicast keeps one id for all its copies: each DELIVER, RECEIVE and
- * FREE names the receiving thread, so (id, receiving thread) names one
- * copy.
+ * A multicast keeps one id for all its copies: each DELIVER and RECEIVE
+ * names the receiving thread, so (id, receiving thread) names one copy, and
+ * the slot it went into. FREE names the slot, and the thread that freed it:
+ * any thread of the tile may free a slot that holds a received message.
  */
 typedef enum TesseraMailboxEventKind {
     /* A thread issued a message (time: when it left, sent_at). Unicast:
@@ -94,8 +95,8 @@ typedef enum TesseraMailboxEventKind {
      * returned, the arrival if later than the call). */
     TESSERA_MAILBOX_EVENT_RECEIVE,
     /* FREE gave `slot` to hardware. msg: the received message it held
-     * (counted as received), or 0 for an empty slot: the slot hand-over
-     * of start-up. */
+     * (counted as received by the freeing thread), or 0 for an empty slot:
+     * the slot hand-over of start-up. */
     TESSERA_MAILBOX_EVENT_FREE,
     /* The host took message `msg` from the thread (time: its arrival at
      * the host). */
