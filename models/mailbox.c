@@ -284,6 +284,11 @@ void tessera_mailbox_reset(TesseraMailbox *m)
     size_t links = (size_t)m->grid[MBOX_AXIS_X] * m->grid[MBOX_AXIS_Y] *
                    MBOX_LINKS_PER_TILE + 2;
 
+    for (uint32_t i = 0; i < m->num_harts; i++) {
+        if (m->threads[i].wait_bits && m->cfg.waits) {
+            tessera_waits_unblock(m->cfg.waits, i);
+        }
+    }
     /* Every message and pending record goes back with its chunks. */
     mbox_pool_destroy(&m->msgs);
     mbox_pool_destroy(&m->pendings);

@@ -304,6 +304,7 @@ TesseraCsrResult tessera_mailbox_csr(TesseraMailbox *m, uint32_t hart_index,
             r = thread_csr(m, t, csrno, value, now, &out, &at, &f);
         }
         m->calling = MBOX_NO_HART;
+        mbox_report_wait(m, t, now);
     }
     if (r != TESSERA_CSR_DONE) {
         out = 0;

@@ -1,20 +1,20 @@
 // tinselIdle in the mailbox model: WAIT_UNTIL with the idle bits, driven CSR
 // by CSR as the QEMU wrapper and the host backend drive it, over the
 // termination detector the mailbox owns (termdet.h, docs/idle.md).
-#include "tessera/models/mailbox.h"
-
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <vector>
 
+#include "tessera/models/mailbox.h"
+
 namespace {
 
 constexpr uint32_t kL = 150;
 constexpr uint32_t kIdle = TESSERA_WAIT_CAN_RECV | TESSERA_WAIT_IDLE;  // tinselIdle(0)
-constexpr uint32_t kIdleVote = kIdle | TESSERA_WAIT_IDLE_VOTE;          // tinselIdle(1)
-constexpr uint32_t kReleased = 1u << 2;                                 // tinselIdle: 1
-constexpr uint32_t kReleasedVoted = (1u << 2) | (1u << 3);              // tinselIdle: 3
+constexpr uint32_t kIdleVote = kIdle | TESSERA_WAIT_IDLE_VOTE;         // tinselIdle(1)
+constexpr uint32_t kReleased = 1u << 2;                                // tinselIdle: 1
+constexpr uint32_t kReleasedVoted = (1u << 2) | (1u << 3);             // tinselIdle: 3
 
 // 2x1 boards of 2x1 tiles of 2 cores x 2 threads: 16 harts, 8 per board.
 constexpr TesseraShape kSmall{2, 1, 2, 1, 2, 2};
@@ -33,7 +33,7 @@ class Rig {
       : shape_(shape) {
     const uint32_t tiles = shape.boards_x * shape.boards_y * shape.tiles_x * shape.tiles_y;
     scratch_.assign(tiles, std::vector<uint8_t>(TESSERA_SCRATCH_SIZE, 0));
-    const TesseraMailboxConfig config{shape, 4, kL, 64, master};
+    const TesseraMailboxConfig config{shape, 4, kL, 64, master, nullptr};
     TesseraMailboxHost host{};
     host.opaque = this;
     host.scratchpad = [](void* self, uint32_t tile) {
@@ -77,8 +77,7 @@ class Rig {
 
   Outcome Csr(uint32_t hart, uint32_t csr, uint32_t value = 0, uint64_t now = 0) {
     Outcome o{};
-    o.result =
-        tessera_mailbox_csr(model_, hart, csr, value, now, &o.value, &o.resume_at, &o.fault);
+    o.result = tessera_mailbox_csr(model_, hart, csr, value, now, &o.value, &o.resume_at, &o.fault);
     return o;
   }
   Outcome Idle(uint32_t hart, bool vote, uint64_t now = 0) {
@@ -245,7 +244,7 @@ TEST(MailboxIdle, NoReleaseWhileAThreadNeverCallsIdle) {
 TEST(MailboxIdle, NoReleaseWhileAThreadThatLeftItsIdleCallRuns) {
   constexpr TesseraShape kTwoBoards{2, 1, 1, 1, 1, 1};
   Rig rig(kTwoBoards, TESSERA_TERMDET_MASTER_CENTRE);
-  EXPECT_EQ(rig.Idle(1, true).result, TESSERA_CSR_BLOCKED);  // board 1 sampled idle
+  EXPECT_EQ(rig.Idle(1, true).result, TESSERA_CSR_BLOCKED);              // board 1 sampled idle
   EXPECT_EQ(rig.Csr(1, TESSERA_CSR_CAN_SEND).result, TESSERA_CSR_DONE);  // leaves the call
   EXPECT_EQ(rig.Idle(0, true).result, TESSERA_CSR_BLOCKED);
   EXPECT_EQ(rig.Stats().detections, 0u);
@@ -315,9 +314,9 @@ TEST(MailboxIdle, HostInjectionDuringTheReleaseWaitsForPhaseThree) {
   const Outcome o = rig.Idle(2, true);
   EXPECT_EQ(o.value >> 2, 3u);  // still the release
   const Outcome recv = rig.Csr(2, TESSERA_CSR_RECV, 0, o.resume_at);
-  EXPECT_EQ(recv.resume_at,
-            d + 2 * rtt +
-                tessera_mailbox_latency(rig.model(), tessera_host_id(&kSmall), rig.Id(2), 1));
+  EXPECT_EQ(
+      recv.resume_at,
+      d + 2 * rtt + tessera_mailbox_latency(rig.model(), tessera_host_id(&kSmall), rig.Id(2), 1));
 }
 
 TEST(MailboxIdle, MulticastCountsEveryReceiver) {
@@ -352,7 +351,7 @@ TEST(MailboxIdle, TheMasterPositionSetsTheRoundTrip) {
   const Outcome o = centre.Idle(8, true);
   EXPECT_EQ(o.resume_at, tessera_mailbox_idle_rtt(centre.model()));
 
-  const TesseraMailboxConfig bad{shape, 4, kL, 64, static_cast<TesseraTermdetMaster>(2)};
+  const TesseraMailboxConfig bad{shape, 4, kL, 64, static_cast<TesseraTermdetMaster>(2), nullptr};
   TesseraMailboxHost host{};
   host.scratchpad = [](void*, uint32_t) -> uint8_t* { return nullptr; };
   host.wake = [](void*, uint32_t) {};
@@ -367,8 +366,7 @@ TEST(MailboxIdle, IdleWithCanSendReturnsAtOnceWhenItHolds) {
   EXPECT_EQ(o.value, TESSERA_WAIT_CAN_SEND);
   // An idle bit alone is tinselIdle too (can-recv implied).
   EXPECT_EQ(rig.Csr(1, TESSERA_CSR_WAIT_UNTIL, TESSERA_WAIT_IDLE).result, TESSERA_CSR_BLOCKED);
-  EXPECT_EQ(rig.Csr(2, TESSERA_CSR_WAIT_UNTIL, TESSERA_WAIT_IDLE_VOTE).result,
-            TESSERA_CSR_BLOCKED);
+  EXPECT_EQ(rig.Csr(2, TESSERA_CSR_WAIT_UNTIL, TESSERA_WAIT_IDLE_VOTE).result, TESSERA_CSR_BLOCKED);
 }
 
 // Many episodes through the CSRs: a ring passes a token once round per

@@ -265,6 +265,9 @@ uint64_t mbox_route(TesseraMailbox *m, uint32_t from, uint32_t to,
 
 /* Wakes t if it waits for one of `condition`. */
 void mbox_wake(TesseraMailbox *m, MboxThread *t, uint32_t condition);
+/* Tells the wait registry (if any) what thread t now waits on: its
+ * wait_bits, nothing if 0. */
+void mbox_report_wait(TesseraMailbox *m, MboxThread *t, uint64_t now);
 uint64_t mbox_deliver(TesseraMailbox *m, MboxThread *t, uint32_t slot,
                       const MboxMsg *msg, uint64_t not_before);
 void mbox_release_if_delivered(TesseraMailbox *m, MboxMsg *msg);

@@ -42,8 +42,9 @@ class Harness {
       : shape_(shape) {
     const uint32_t tiles = shape.boards_x * shape.boards_y * shape.tiles_x * shape.tiles_y;
     scratch_.assign(tiles, std::vector<uint8_t>(TESSERA_SCRATCH_SIZE, 0));
-    const TesseraMailboxConfig config{shape, tile_hop, board_hop, buffer_flits,
-                                      TESSERA_TERMDET_MASTER_ORIGIN};
+    waits_ = tessera_waits_new(&shape);
+    const TesseraMailboxConfig config{
+        shape, tile_hop, board_hop, buffer_flits, TESSERA_TERMDET_MASTER_ORIGIN, waits_};
     TesseraMailboxHost host{};
     host.opaque = this;
     host.scratchpad = [](void* self, uint32_t tile) {
@@ -65,11 +66,15 @@ class Harness {
     host.inject_ready = [](void* self) { static_cast<Harness*>(self)->inject_ready_calls++; };
     model_ = tessera_mailbox_new(&config, &host);
   }
-  ~Harness() { tessera_mailbox_free(model_); }
+  ~Harness() {
+    tessera_mailbox_free(model_);
+    tessera_waits_free(waits_);
+  }
   Harness(const Harness&) = delete;
   Harness& operator=(const Harness&) = delete;
 
   TesseraMailbox* model() const { return model_; }
+  const TesseraWaits* waits() const { return waits_; }
   // As a host does at machine reset: the scratchpads are its memory.
   void ZeroScratchpads() {
     for (auto& tile : scratch_) {
@@ -171,6 +176,7 @@ class Harness {
   TesseraShape shape_;
   std::vector<std::vector<uint8_t>> scratch_;
   TesseraMailbox* model_ = nullptr;
+  TesseraWaits* waits_ = nullptr;
 };
 
 // 2x1 boards of 2x1 tiles of 2 cores x 2 threads: 16 harts, 4 tiles.
@@ -186,7 +192,8 @@ TEST(MailboxConfig, RefusesWhatTheMachineCannotBe) {
   host.wake = [](void*, uint32_t) {};
   host.to_host = [](void*, uint32_t, const uint8_t*, uint32_t, uint64_t) { return true; };
   auto accepts = [&](const TesseraShape& shape, uint32_t buffer) {
-    const TesseraMailboxConfig config{shape, 4, 150, buffer, TESSERA_TERMDET_MASTER_ORIGIN};
+    const TesseraMailboxConfig config{shape,  4, 150, buffer, TESSERA_TERMDET_MASTER_ORIGIN,
+                                      nullptr};
     TesseraMailbox* m = tessera_mailbox_new(&config, &host);
     tessera_mailbox_free(m);
     return m != nullptr;
@@ -200,7 +207,7 @@ TEST(MailboxConfig, RefusesWhatTheMachineCannotBe) {
   EXPECT_FALSE(accepts({1, 1, 1, 1, 16, 64}, 64));            // 1,024: no receive slot left
   EXPECT_FALSE(accepts({65535, 65535, 64, 64, 16, 16}, 64));  // ids beyond 32 bits
 
-  const TesseraMailboxConfig config{kSmall, 4, 150, 64, TESSERA_TERMDET_MASTER_ORIGIN};
+  const TesseraMailboxConfig config{kSmall, 4, 150, 64, TESSERA_TERMDET_MASTER_ORIGIN, nullptr};
   EXPECT_EQ(tessera_mailbox_new(&config, nullptr), nullptr);
   TesseraMailboxHost no_wake = host;
   no_wake.wake = nullptr;
@@ -1088,6 +1095,40 @@ TEST(MailboxReset, AResetModelBehavesLikeANewOne) {
 
   Harness fresh(shape, 8);
   EXPECT_EQ(RandomRun(used, 2, 3000), RandomRun(fresh, 2, 3000));
+}
+
+// ---------------------------------------------------------------------------
+// The wait registry (deadlock reports)
+// ---------------------------------------------------------------------------
+
+TEST(MailboxWaits, ABlockedWaitIsReportedUntilTheWake) {
+  Harness h(kSmall);
+  h.GiveAll(3);
+  EXPECT_EQ(h.Csr(3, TESSERA_CSR_WAIT_UNTIL, TESSERA_WAIT_CAN_RECV, 40).result,
+            TESSERA_CSR_BLOCKED);
+  EXPECT_EQ(tessera_waits_count(h.waits()), 1u);
+  EXPECT_STREQ(tessera_waits_operation(h.waits(), 3), "mailbox wait-until can-recv (to receive)");
+  EXPECT_EQ(tessera_waits_since(h.waits(), 3), 40u);
+  // Issued again while blocked (a spurious wake): still the first cycle.
+  EXPECT_EQ(h.Csr(3, TESSERA_CSR_WAIT_UNTIL, TESSERA_WAIT_CAN_RECV, 40).result,
+            TESSERA_CSR_BLOCKED);
+  EXPECT_EQ(tessera_waits_count(h.waits()), 1u);
+  EXPECT_EQ(h.Send(0, h.Id(3), 1, 7).result, TESSERA_CSR_DONE);
+  EXPECT_EQ(h.wakes, std::vector<uint32_t>{3});
+  EXPECT_EQ(tessera_waits_count(h.waits()), 0u);  // woken: no longer stopped
+  EXPECT_EQ(tessera_waits_operation(h.waits(), 3), nullptr);
+}
+
+TEST(MailboxWaits, AnotherCsrEndsTheWaitAndResetForgetsIt) {
+  Harness h(kSmall);
+  EXPECT_EQ(h.Csr(5, TESSERA_CSR_WAIT_UNTIL, TESSERA_WAIT_CAN_RECV).result, TESSERA_CSR_BLOCKED);
+  h.Done(5, TESSERA_CSR_CAN_RECV);
+  EXPECT_EQ(tessera_waits_count(h.waits()), 0u);
+  EXPECT_EQ(h.Csr(5, TESSERA_CSR_WAIT_UNTIL, TESSERA_WAIT_IDLE | TESSERA_WAIT_IDLE_VOTE).result,
+            TESSERA_CSR_BLOCKED);
+  EXPECT_STREQ(tessera_waits_operation(h.waits(), 5), "mailbox tinselIdle, voting true");
+  tessera_mailbox_reset(h.model());
+  EXPECT_EQ(tessera_waits_count(h.waits()), 0u);
 }
 
 }  // namespace

@@ -12,23 +12,6 @@ namespace tessera::host {
 
 namespace {
 
-std::string wait_description(uint32_t bits) {
-  if (bits & TESSERA_WAIT_IDLE) {
-    // tinselIdle: no release while a message is undelivered or a thread is not in idle.
-    return (bits & TESSERA_WAIT_IDLE_VOTE) ? "idle (voting true)" : "idle (voting false)";
-  }
-  switch (bits & (TESSERA_WAIT_CAN_SEND | TESSERA_WAIT_CAN_RECV)) {
-    case TESSERA_WAIT_CAN_SEND:
-      return "can-send";
-    case TESSERA_WAIT_CAN_RECV:
-      return "can-recv";
-    case TESSERA_WAIT_CAN_SEND | TESSERA_WAIT_CAN_RECV:
-      return "can-send or can-recv";
-    default:
-      return "nothing (not waiting)";
-  }
-}
-
 BlockedOn blocked_on(uint32_t bits) {
   if (bits & TESSERA_WAIT_IDLE) {
     return BlockedOn::kIdle;
@@ -66,8 +49,16 @@ MailboxDevice::MailboxDevice(Machine& machine, const MachineParams& params)
   const TesseraShape& shape = machine.shape();
   const size_t tiles = size_t{shape.boards_x} * shape.boards_y * shape.tiles_x * shape.tiles_y;
   scratch_ = std::make_unique<uint8_t[]>(tiles * TESSERA_SCRATCH_SIZE);
-  const TesseraMailboxConfig config{shape, params.tile_hop_cycles, params.board_hop_cycles,
-                                    params.buffer_flits, params.idle_master};
+  waits_.reset(tessera_waits_new(&shape));
+  if (!waits_) {
+    throw std::bad_alloc();
+  }
+  const TesseraMailboxConfig config{shape,
+                                    params.tile_hop_cycles,
+                                    params.board_hop_cycles,
+                                    params.buffer_flits,
+                                    params.idle_master,
+                                    waits_.get()};
   TesseraMailboxHost host{};
   host.opaque = this;
   host.scratchpad = &MailboxDevice::scratchpad;
@@ -185,7 +176,7 @@ void MailboxDevice::wait_for_wake(std::unique_lock<std::mutex>& lock, Hart& hart
       // Every running hart is here and nothing has moved for a whole grace
       // period: nobody is left to wake anybody.
       deadlocked_ = true;
-      deadlocked_harts_ = blocked_;  // each hart leaves blocked_ before it reports
+      deadlock_report_ = deadlock_report();
       for (const uint32_t other : blocked_) {
         waiters_[other].cv.notify_one();
       }
@@ -197,25 +188,17 @@ void MailboxDevice::wait_for_wake(std::unique_lock<std::mutex>& lock, Hart& hart
     throw MachineExit(*ended_);
   }
   if (!waiter.woken) {
-    throw_deadlock(hart);
+    throw Deadlock(deadlock_report_);
   }
 }
 
-void MailboxDevice::throw_deadlock(Hart& hart) const {
-  std::string report = "tessera host: deadlock: hart " + hex32(hart.id()) + " (index " +
-                       std::to_string(hart.index()) + ") and every other running hart are " +
-                       "blocked in the mailbox and nothing changed for " +
-                       std::to_string(deadlock_grace_.count()) + " ms. Waiting:";
-  std::vector<uint32_t> harts = deadlocked_harts_;
-  if (std::find(harts.begin(), harts.end(), hart.index()) == harts.end()) {
-    harts.push_back(hart.index());
-  }
-  std::sort(harts.begin(), harts.end());
-  for (const uint32_t index : harts) {
-    report += " hart " + hex32(machine_.hart_at(index).id()) + " for " +
-              wait_description(tessera_mailbox_waiting(model_, index)) + ";";
-  }
-  throw Deadlock(report);
+// The same report as QEMU's (docs/debugging.md), from the same registry.
+std::string MailboxDevice::deadlock_report() const {
+  std::string waits(tessera_waits_report(waits_.get(), nullptr, 0), '\0');
+  (void)tessera_waits_report(waits_.get(), waits.data(), waits.size() + 1);
+  return "tessera host: deadlock: every running hart is blocked in the mailbox and nothing "
+         "changed for " +
+         std::to_string(deadlock_grace_.count()) + " ms. Waiting:\n" + waits;
 }
 
 void MailboxDevice::machine_ended(int code) {

@@ -19,11 +19,12 @@
 #include <condition_variable>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <vector>
 
-#include "tessera/models/mailbox.h"
 #include "tessera/host/device.h"
 #include "tessera/host/machine.h"
+#include "tessera/models/mailbox.h"
 
 namespace tessera::host {
 
@@ -71,7 +72,8 @@ class MailboxDevice final : public Device {
   uint8_t* tile_scratch(const Hart& hart) const;
   // Sleeps until the model wakes `hart`; throws Deadlock or MachineExit.
   void wait_for_wake(std::unique_lock<std::mutex>& lock, Hart& hart);
-  [[noreturn]] void throw_deadlock(Hart& hart) const;
+  // The report of the wait registry, when the deadlock is declared.
+  std::string deadlock_report() const;
 
   Machine& machine_;
   const uint32_t tile_shift_;
@@ -79,12 +81,14 @@ class MailboxDevice final : public Device {
   const std::chrono::milliseconds deadlock_grace_;
   std::function<bool(const HostMessage&)> host_sink_;
 
-  mutable std::mutex mutex_;  // guards everything below and the model
+  mutable std::mutex mutex_;            // guards everything below and the model
   std::unique_ptr<uint8_t[]> scratch_;  // every tile's scratchpad, by dense tile index
+  // Who waits on what (tessera/models/waits.h); the model reports to it.
+  std::unique_ptr<TesseraWaits, void (*)(TesseraWaits*)> waits_{nullptr, tessera_waits_free};
   TesseraMailbox* model_ = nullptr;
-  std::vector<Waiter> waiters_;  // by hart index
+  std::vector<Waiter> waiters_;    // by hart index
   std::vector<uint32_t> blocked_;  // hart indices waiting in wait_for_wake
-  std::vector<uint32_t> deadlocked_harts_;  // blocked_ when the deadlock was declared
+  std::string deadlock_report_;    // set when the deadlock is declared
   uint64_t epoch_ = 0;             // counts everything that may change the model
   bool deadlocked_ = false;
   std::optional<int> ended_;

@@ -240,6 +240,9 @@ MailboxHarness::MailboxHarness(const MailboxSetup& setup)
   host.event = [](void* self, const TesseraMailboxEvent* e) {
     static_cast<MailboxHarness*>(self)->events_.on_event(*e);
   };
+  waits_ = tessera_waits_new(&shape_);
+  FUZZ_CHECK(waits_ != nullptr, "tessera_waits_new refused the shape");
+  config_.waits = waits_;
   model_ = tessera_mailbox_new(&config_, &host);
   FUZZ_CHECK(model_ != nullptr, "tessera_mailbox_new refused boards %ux%u tiles %ux%u cores %u "
              "threads %u buffer %u", shape_.boards_x, shape_.boards_y, shape_.tiles_x,
@@ -260,6 +263,7 @@ MailboxHarness::MailboxHarness(const MailboxSetup& setup)
 
 MailboxHarness::~MailboxHarness() {
   tessera_mailbox_free(model_);
+  tessera_waits_free(waits_);
   for (auto& block : scratch_) {
     if (block) {
       scratch_pool().push_back(std::move(block));
@@ -649,6 +653,9 @@ void MailboxHarness::check_no_missed_wake() {
     FUZZ_CHECK(tessera_mailbox_waiting(model_, h) == registered,
                "hart %u waits for 0x%x, the model has 0x%x", h, registered,
                tessera_mailbox_waiting(model_, h));
+    FUZZ_CHECK(tessera_waits_operation(waits_, h) != nullptr,
+               "hart %u waits for 0x%x, but the wait registry says it is not stopped", h,
+               registered);
   }
   halted_.resize(keep);
 }
@@ -1542,7 +1549,15 @@ void MailboxHarness::check_counts() {
   const uint32_t boards = shape_.boards_x * shape_.boards_y;
   std::vector<TesseraMailboxCounts> board_sums(boards, TesseraMailboxCounts{0, 0});
   uint64_t sent = 0, received = 0;
+  uint32_t waiting = 0;
   for (uint32_t h = 0; h < num_harts_; h++) {
+    // The registry holds exactly the harts the model has blocked.
+    const bool blocked = tessera_mailbox_waiting(model_, h) != 0;
+    FUZZ_CHECK(blocked == (tessera_waits_operation(waits_, h) != nullptr),
+               "hart %u: the model %s it, the wait registry %s", h,
+               blocked ? "has blocked" : "has not blocked",
+               blocked ? "does not list it" : "lists it");
+    waiting += blocked;
     const TesseraMailboxCounts c = tessera_mailbox_thread_counts(model_, h);
     FUZZ_CHECK(c.sent == harts_[h].copies_sent && c.received == harts_[h].copies_freed,
                "hart %u counts sent %llu received %llu, expected %llu and %llu", h,
@@ -1560,6 +1575,8 @@ void MailboxHarness::check_counts() {
     FUZZ_CHECK(c.sent == board_sums[b].sent && c.received == board_sums[b].received,
                "board %u counts disagree with its threads'", b);
   }
+  FUZZ_CHECK(tessera_waits_count(waits_) == waiting, "the wait registry counts %u, the model %u",
+             tessera_waits_count(waits_), waiting);
   const TesseraMailboxCounts host = tessera_mailbox_host_counts(model_);
   FUZZ_CHECK(host.sent == host_sent_ && host.received == host_taken_,
              "host counts sent %llu received %llu, expected %llu and %llu",

@@ -218,6 +218,7 @@ class MailboxHarness {
   bool interrupts_;
   uint8_t final_votes_;
   TesseraMailbox* model_ = nullptr;
+  TesseraWaits* waits_ = nullptr;  // the wait registry the model reports to
   uint32_t num_harts_, num_tiles_, tpt_, spt_, tile_shift_, host_id_;
 
   std::vector<Hart> harts_;

@@ -48,6 +48,7 @@
 #include <stdint.h>
 
 #include "tessera/models/termdet.h"
+#include "tessera/models/waits.h"
 #include "tessera/hw/regs.h"
 
 #ifdef __cplusplus
@@ -66,6 +67,11 @@ typedef struct TesseraMailboxConfig {
     /* Where the termination detector's master sits (QEMU: idle-master);
      * 0 = TESSERA_TERMDET_MASTER_ORIGIN. */
     TesseraTermdetMaster idle_master;
+    /* Optional (may be NULL): where blocked WAIT_UNTILs are reported for
+     * deadlock detection (tessera/models/waits.h). The model blocks a hart
+     * there when its CSR returns BLOCKED and unblocks it when it wakes it,
+     * when its next CSR does not block, and at reset. Not owned. */
+    TesseraWaits *waits;
 } TesseraMailboxConfig;
 
 /*
