@@ -74,6 +74,15 @@ size_t tessera_hostlink_encode(const TesseraHostlinkHeader *h,
     return tessera_hostlink_frame_bytes(h->flits);
 }
 
+size_t tessera_hostlink_encode_end_of_input(uint8_t *out)
+{
+    hostlink_put_le(out + TESSERA_HOSTLINK_THREAD,
+                    TESSERA_HOSTLINK_END_OF_INPUT, 4);
+    hostlink_put_le(out + TESSERA_HOSTLINK_FLITS, 0, 4);
+    hostlink_put_le(out + TESSERA_HOSTLINK_CYCLE, 0, 8);
+    return TESSERA_HOSTLINK_HEADER_BYTES;
+}
+
 TesseraHostlinkDecode tessera_hostlink_decode(const uint8_t *bytes, size_t len,
                                               TesseraHostlinkHeader *header)
 {
@@ -128,6 +137,11 @@ size_t tessera_hostlink_parser_room(const TesseraHostlinkParser *p)
 static TesseraHostlinkEvent hostlink_check_header(TesseraHostlinkParser *p)
 {
     p->header = tessera_hostlink_read_header(p->buf);
+    if (p->header.thread == TESSERA_HOSTLINK_END_OF_INPUT &&
+        p->header.flits == 0) {
+        p->len = 0;
+        return TESSERA_HOSTLINK_END_OF_INPUT_FRAME;
+    }
     if (!tessera_hostlink_flits_valid(p->header.flits)) {
         p->len = 0;
         return TESSERA_HOSTLINK_DROPPED_BAD_FLITS;

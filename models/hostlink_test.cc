@@ -323,3 +323,29 @@ TEST(HostlinkDescribe, OtherEventsAreEmptyAndTruncationIsSafe) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(HostlinkEndOfInput, TheControlFrameIsAHeaderOfZeroFlitsToAllOnes) {
+  uint8_t out[TESSERA_HOSTLINK_HEADER_BYTES];
+  ASSERT_EQ(tessera_hostlink_encode_end_of_input(out), TESSERA_HOSTLINK_HEADER_BYTES);
+  EXPECT_EQ(Bytes(out, out + sizeof(out)), Header(0xffffffff, 0, 0));
+}
+
+TEST_F(HostlinkParserTest, EndOfInputIsAnEventBetweenFrames) {
+  uint8_t control[TESSERA_HOSTLINK_HEADER_BYTES];
+  const Bytes end(control, control + tessera_hostlink_encode_end_of_input(control));
+  const Bytes before = Frame(0x03, 1, 0, 0x10);
+  const Bytes after = Frame(0x04, 1, 0, 0x20);
+  const std::vector<Step> steps = PushAll(Concat({before, end, after}));
+  ASSERT_EQ(steps.size(), 3u);
+  EXPECT_EQ(steps[0].event, TESSERA_HOSTLINK_FRAME);
+  EXPECT_EQ(steps[1].event, TESSERA_HOSTLINK_END_OF_INPUT_FRAME);
+  EXPECT_EQ(steps[1].used, TESSERA_HOSTLINK_HEADER_BYTES);
+  EXPECT_EQ(steps[2].event, TESSERA_HOSTLINK_FRAME);
+  EXPECT_EQ(steps[2].header.thread, 0x04u);
+  // Zero flits to any other thread is still a bad header.
+  EXPECT_EQ(Push(Header(0x03, 0, 0)).event, TESSERA_HOSTLINK_DROPPED_BAD_FLITS);
+}
+
+}  // namespace

@@ -217,6 +217,17 @@ TesseraSysinfoAction tessera_sysinfo_read(TesseraSysinfo *s, uint32_t hart_id,
     return TESSERA_SYSINFO_CONTINUE;
 }
 
+bool tessera_sysinfo_checked_in(const TesseraSysinfo *s, uint32_t hart_id)
+{
+    uint32_t index;
+
+    if (!tessera_thread_exists(&s->cfg.shape, hart_id)) {
+        return false;
+    }
+    index = tessera_dense_index(&s->cfg.shape, hart_id);
+    return (s->checked_in_by[index / 32] >> (index % 32)) & 1;
+}
+
 static TesseraSysinfoAction check_in(TesseraSysinfo *s, uint32_t hart_id,
                                      uint32_t status, int *exit_code,
                                      const char **error)

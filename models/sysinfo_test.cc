@@ -110,9 +110,13 @@ TEST_P(SysinfoShapeTest, RunEndsOnlyWhenTheLastHartChecksIn) {
   const std::vector<uint32_t> ids = AllThreadIds(shape);
   for (size_t i = 0; i + 1 < ids.size(); i++) {
     int exit_code = -1;
+    ASSERT_FALSE(tessera_sysinfo_checked_in(sysinfo.get(), ids[i]));
     ASSERT_EQ(sysinfo.CheckIn(ids[i], 0, &exit_code), TESSERA_SYSINFO_CONTINUE);
     ASSERT_EQ(sysinfo.Read(ids[i], TESSERA_SYSINFO_CHECKIN), i + 1);
+    ASSERT_TRUE(tessera_sysinfo_checked_in(sysinfo.get(), ids[i]));
   }
+  // Ids the machine does not have never count as checked in.
+  EXPECT_FALSE(tessera_sysinfo_checked_in(sysinfo.get(), tessera_host_id(&shape)));
   int exit_code = -1;
   EXPECT_EQ(sysinfo.CheckIn(ids.back(), 0, &exit_code), TESSERA_SYSINFO_EXIT);
   EXPECT_EQ(exit_code, 0);

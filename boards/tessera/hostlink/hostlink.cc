@@ -1,6 +1,7 @@
 #include "tessera/hostlink/hostlink.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/un.h>
@@ -33,6 +34,12 @@ std::string encode(const Message& m) {
   return std::string(reinterpret_cast<const char*>(frame), size);
 }
 
+std::string encode_end_of_input() {
+  uint8_t frame[TESSERA_HOSTLINK_HEADER_BYTES];
+  const size_t size = tessera_hostlink_encode_end_of_input(frame);
+  return std::string(reinterpret_cast<const char*>(frame), size);
+}
+
 size_t decode(const std::string& bytes, Message& out) {
   const auto* data = reinterpret_cast<const uint8_t*>(bytes.data());
   TesseraHostlinkHeader header;
@@ -59,13 +66,60 @@ size_t decode(const std::string& bytes, Message& out) {
   return tessera_hostlink_frame_bytes(header.flits);
 }
 
-std::optional<Connection> Connection::connect(const std::string& path, int timeout_ms) {
+namespace {
+
+sockaddr_un unix_address(const std::string& path) {
   sockaddr_un addr{};
   addr.sun_family = AF_UNIX;
   if (path.size() >= sizeof(addr.sun_path)) {
     throw std::invalid_argument("socket path too long: " + path);
   }
   memcpy(addr.sun_path, path.c_str(), path.size() + 1);
+  return addr;
+}
+
+std::runtime_error system_error(const std::string& what) {
+  return std::runtime_error(what + ": " + strerror(errno));
+}
+
+}  // namespace
+
+Listener::Listener(const std::string& path) : path_(path) {
+  sockaddr_un addr = unix_address(path);
+  fd_ = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd_ < 0) {
+    throw system_error("socket");
+  }
+  if (bind(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0 || listen(fd_, 1) != 0) {
+    const std::runtime_error error = system_error("listen on " + path);
+    close(fd_);
+    throw error;
+  }
+}
+
+Listener::~Listener() {
+  close(fd_);
+  unlink(path_.c_str());
+}
+
+std::optional<Connection> Listener::accept(int timeout_ms) {
+  pollfd p{fd_, POLLIN, 0};
+  const int ready = poll(&p, 1, timeout_ms);
+  if (ready < 0 && errno != EINTR) {
+    throw system_error("poll");
+  }
+  if (ready <= 0) {
+    return std::nullopt;
+  }
+  const int fd = accept4(fd_, nullptr, nullptr, SOCK_CLOEXEC);
+  if (fd < 0) {
+    throw system_error("accept");
+  }
+  return Connection(fd);
+}
+
+std::optional<Connection> Connection::connect(const std::string& path, int timeout_ms) {
+  sockaddr_un addr = unix_address(path);
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
   while (true) {
     const int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -107,10 +161,18 @@ Connection::~Connection() {
 }
 
 void Connection::send(const Message& m) {
-  const std::string bytes = encode(m);
+  write_all(encode(m));
+}
+
+void Connection::finish_sending() {
+  write_all(encode_end_of_input());
+}
+
+void Connection::write_all(const std::string& bytes) {
   size_t done = 0;
   while (done < bytes.size()) {
-    const ssize_t n = write(fd_, bytes.data() + done, bytes.size() - done);
+    // MSG_NOSIGNAL: a machine that has gone is an error to report, not SIGPIPE.
+    const ssize_t n = ::send(fd_, bytes.data() + done, bytes.size() - done, MSG_NOSIGNAL);
     if (n < 0 && errno == EINTR) {
       continue;
     }

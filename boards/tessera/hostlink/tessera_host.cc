@@ -1,9 +1,13 @@
 // tessera-host: boots a tessera machine with its host link on a private
-// Unix socket, sends the messages given with --send to threads, and prints
-// every message threads send to the host. Exits with QEMU's status, which
-// is the guest's verdict.
+// Unix socket, sends the messages given with --send to threads, then says
+// it has finished sending (so that a machine left waiting for the host
+// reports a deadlock), and prints every message threads send to the host.
+// Exits with QEMU's status, which is the guest's verdict.
 //
-//   tessera-host [--send THREAD:WORD,WORD,...]... -- qemu-system-riscv32 ARGS...
+//   tessera-host [--send THREAD:WORD,WORD,...]... [--every MS] -- qemu-system-riscv32 ARGS...
+//
+// --every MS waits MS milliseconds of host time before each message, as a
+// host that sends at intervals would.
 //
 // Each printed line: host <- thread 0x<id> cycle <n>: <words in hex>
 #include <signal.h>
@@ -12,8 +16,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "tessera/hostlink/hostlink.h"
@@ -21,12 +27,14 @@
 namespace {
 
 using tessera::hostlink::Connection;
+using tessera::hostlink::Listener;
 using tessera::hostlink::Message;
 
 [[noreturn]] void usage(const std::string& why) {
   fprintf(stderr,
           "tessera-host: %s\n"
-          "usage: tessera-host [--send THREAD:WORD,WORD,...]... -- QEMU_COMMAND...\n",
+          "usage: tessera-host [--send THREAD:WORD,WORD,...]... [--every MS] -- "
+          "QEMU_COMMAND...\n",
           why.c_str());
   exit(2);
 }
@@ -69,6 +77,7 @@ int exit_status(int wait_status) {
 
 int main(int argc, char** argv) {
   std::vector<Message> to_send;
+  std::chrono::milliseconds every{0};
   int i = 1;
   for (; i < argc; i++) {
     const std::string arg = argv[i];
@@ -78,6 +87,12 @@ int main(int argc, char** argv) {
     }
     if (arg == "--send" && i + 1 < argc) {
       to_send.push_back(parse_send(argv[++i]));
+    } else if (arg == "--every" && i + 1 < argc) {
+      const std::string ms = argv[++i];
+      if (ms.empty() || ms.find_first_not_of("0123456789") != std::string::npos || ms.size() > 7) {
+        usage("--every wants milliseconds (0..9999999), not '" + ms + "'");
+      }
+      every = std::chrono::milliseconds(std::stoul(ms));
     } else {
       usage("unknown option '" + arg + "'");
     }
@@ -91,9 +106,19 @@ int main(int argc, char** argv) {
     return 1;
   }
   const std::string socket_path = std::string(dir) + "/hostlink.sock";
+  // The host listens and QEMU connects: QEMU then has nothing to say while
+  // it waits for its peer (a listening QEMU prints "waiting for connection").
+  std::optional<Listener> listener;
+  try {
+    listener.emplace(socket_path);
+  } catch (const std::exception& e) {
+    fprintf(stderr, "tessera-host: %s\n", e.what());
+    rmdir(dir);
+    return 1;
+  }
   std::vector<std::string> args(argv + i, argv + argc);
   args.push_back("-chardev");
-  args.push_back("socket,id=hostlink,path=" + socket_path + ",server=on,wait=on");
+  args.push_back("socket,id=hostlink,path=" + socket_path + ",server=off");
   args.push_back("-machine");
   args.push_back("hostlink=hostlink");
 
@@ -111,16 +136,30 @@ int main(int argc, char** argv) {
   std::optional<Connection> link;
   while (!link) {
     if (waitpid(qemu, &status, WNOHANG) == qemu) {
+      listener.reset();
       rmdir(dir);
       return exit_status(status);  // QEMU refused to start; it said why
     }
-    link = Connection::connect(socket_path, 100);
+    link = listener->accept(100);
   }
-  unlink(socket_path.c_str());
+  listener.reset();
   rmdir(dir);
 
+  // Sending on its own thread: the machine's messages are read meanwhile,
+  // however long the sends take.
+  std::thread sender([&] {
+    try {
+      for (const Message& m : to_send) {
+        std::this_thread::sleep_for(every);
+        link->send(m);
+      }
+      link->finish_sending();
+    } catch (const std::exception& e) {
+      // The machine has gone (it ended the run early): its status says why.
+      (void)e;
+    }
+  });
   try {
-    for (const Message& m : to_send) link->send(m);
     while (std::optional<Message> m = link->receive()) {
       printf("host <- thread 0x%x cycle %llu:", m->thread,
              static_cast<unsigned long long>(m->cycle));
@@ -132,6 +171,7 @@ int main(int argc, char** argv) {
     fprintf(stderr, "tessera-host: %s\n", e.what());
     kill(qemu, SIGTERM);
   }
+  sender.join();
   waitpid(qemu, &status, 0);
   return exit_status(status);
 }

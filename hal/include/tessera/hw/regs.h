@@ -148,6 +148,10 @@ static inline const char *tessera_mailbox_fault_name(uint32_t code)
 #define TESSERA_HOSTLINK_HEADER_BYTES 16u
 #define TESSERA_HOSTLINK_MAX_FRAME_BYTES \
     (TESSERA_HOSTLINK_HEADER_BYTES + TESSERA_MAX_FLITS * TESSERA_BYTES_PER_FLIT)
+/* Control frame, host to machine, header only: thread END_OF_INPUT with 0
+ * flits says the host has finished sending (for deadlock detection). A
+ * later frame opens its input again. */
+#define TESSERA_HOSTLINK_END_OF_INPUT 0xffffffffu
 
 /* Slots of a tile's scratchpad are divided evenly among its threads, in
  * thread order; each thread's first slot is its send slot, the others are

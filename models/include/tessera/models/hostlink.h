@@ -57,6 +57,10 @@ typedef enum TesseraHostlinkDecode {
     TESSERA_HOSTLINK_BAD_FLITS, /* the header's flit count is not valid */
 } TesseraHostlinkDecode;
 
+/* Writes the control frame that says the host has finished sending to
+ * `out` (room for TESSERA_HOSTLINK_HEADER_BYTES) and returns its length. */
+size_t tessera_hostlink_encode_end_of_input(uint8_t *out);
+
 /* Decodes the frame at the start of `bytes` (len bytes): *header is set
  * once the header is whole (WHOLE, BAD_FLITS, or PARTIAL with at least
  * TESSERA_HOSTLINK_HEADER_BYTES bytes). A bad header is reported as soon as
@@ -79,6 +83,9 @@ typedef enum TesseraHostlinkEvent {
     /* A header naming a thread this machine does not have: the header is
      * dropped and its payload will be skipped. */
     TESSERA_HOSTLINK_DROPPED_NO_THREAD,
+    /* The control frame TESSERA_HOSTLINK_END_OF_INPUT: the host has
+     * finished sending (until it sends another frame). */
+    TESSERA_HOSTLINK_END_OF_INPUT_FRAME,
 } TesseraHostlinkEvent;
 
 typedef struct TesseraHostlinkParser TesseraHostlinkParser;

@@ -56,6 +56,10 @@ TesseraSysinfoAction tessera_sysinfo_write(TesseraSysinfo *s, uint32_t hart_id,
                                            uint32_t offset, uint32_t value,
                                            int *exit_code, const char **error);
 
+/* True if thread id `hart_id` has checked in (false for ids the machine
+ * does not have). */
+bool tessera_sysinfo_checked_in(const TesseraSysinfo *s, uint32_t hart_id);
+
 /* Partition base of a thread: DRAM_BASE + CODE_SIZE + local * size. */
 uint32_t tessera_sysinfo_partition_base(const TesseraSysinfo *s,
                                         uint32_t hart_id);

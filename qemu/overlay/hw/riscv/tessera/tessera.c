@@ -519,9 +519,15 @@ static void tessera_machine_init(MachineState *machine)
     riscv_cpu_parked_hook = tessera_hart_parked;
     gdb_thread_name_hook = tessera_gdb_thread_name;
     tessera_time_init(&s->time, s->num_harts, s->cpi);
+    s->waits = tessera_waits_new(&s->shape);
+    if (!s->waits) {
+        error_report("tessera: out of memory for the wait registry");
+        exit(1);
+    }
     tessera_create_mailbox(s);
     tessera_create_harts(s, entry);
     tessera_create_mswi(s);
+    tessera_deadlock_init(s);
     trace_tessera_machine_init(s->boards_x, s->boards_y, s->tiles_x,
                                s->tiles_y, s->cores_per_tile,
                                s->threads_per_core, s->clock_mhz,
@@ -590,10 +596,22 @@ static const QEnumLookup tessera_idle_master_lookup = {
     .size = 2,
 };
 
+static bool tessera_get_detect_deadlock(Object *obj, Error **errp)
+{
+    return TESSERA_MACHINE(obj)->detect_deadlock;
+}
+
+static void tessera_set_detect_deadlock(Object *obj, bool value,
+                                        Error **errp)
+{
+    TESSERA_MACHINE(obj)->detect_deadlock = value;
+}
+
 static void tessera_machine_instance_init(Object *obj)
 {
     TesseraMachineState *s = TESSERA_MACHINE(obj);
 
+    s->detect_deadlock = true;
     for (size_t i = 0; i < ARRAY_SIZE(tessera_props); i++) {
         *tessera_prop_field(s, &tessera_props[i]) = tessera_props[i].dflt;
     }
@@ -616,6 +634,7 @@ static void tessera_machine_reset(MachineState *machine, ResetType type)
     bitmap_zero(s->woken, s->num_harts);
     s->any_woken = false;
     bitmap_zero(s->parked, s->num_harts);
+    tessera_waits_reset(s->waits);
     for (uint32_t t = 0; t < tiles; t++) {
         memset(memory_region_get_ram_ptr(&s->tiles[t].scratch), 0,
                TESSERA_SCRATCH_SIZE);
@@ -663,6 +682,13 @@ static void tessera_machine_class_init(ObjectClass *oc, void *data)
                                   tessera_set_hostlink);
     object_class_property_set_description(oc, "hostlink",
         "id of the chardev that carries messages to and from the host id");
+    object_class_property_add_bool(oc, "detect-deadlock",
+                                   tessera_get_detect_deadlock,
+                                   tessera_set_detect_deadlock);
+    object_class_property_set_description(oc, "detect-deadlock",
+        "on (default): when every hart is stopped and nothing can wake one, "
+        "report who waits on what and exit with status 125; off: wait, for "
+        "hosts that send later by design");
 }
 
 static const TypeInfo tessera_machine_info = {

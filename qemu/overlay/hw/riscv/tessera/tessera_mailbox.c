@@ -290,6 +290,7 @@ static RISCVException tessera_mailbox_op(CPURISCVState *env, int csrno,
             trace_tessera_mbox_backpressure(thread, now);
         }
         cs->halted = 1;
+        tessera_deadlock_maybe(s->machine);
         return (RISCVException)EXCP_HLT;
     case TESSERA_CSR_FAULT:
         trace_tessera_mbox_fault(thread, now, csrno, value, fault);
@@ -358,12 +359,45 @@ static void tessera_mailbox_receive(void *opaque, const uint8_t *buf,
         buf += used;
         size -= used;
         if (event == TESSERA_HOSTLINK_FRAME) {
+            s->host_finished = false;
             tessera_mailbox_offer_from_host(s);
+        } else if (event == TESSERA_HOSTLINK_END_OF_INPUT_FRAME) {
+            trace_tessera_mbox_host_finished();
+            s->host_finished = true;
         } else if (event != TESSERA_HOSTLINK_NEED_MORE) {
             tessera_hostlink_describe(event, &header, why, sizeof(why));
             error_report("tessera host link: %s", why);
         }
     }
+}
+
+static void tessera_mailbox_event(void *opaque, QEMUChrEvent event)
+{
+    TesseraMailboxState *s = opaque;
+
+    if (event == CHR_EVENT_OPENED) {
+        s->host_closed = false;
+    } else if (event == CHR_EVENT_CLOSED) {
+        trace_tessera_mbox_host_closed();
+        s->host_closed = true;
+    }
+}
+
+bool tessera_mailbox_host_may_send(TesseraMailboxState *s)
+{
+    return s->rx && !s->host_closed && !s->host_finished;
+}
+
+bool tessera_mailbox_host_frame_held(TesseraMailboxState *s,
+                                     uint32_t *thread)
+{
+    TesseraHostlinkHeader header;
+
+    if (!s->rx || !tessera_hostlink_parser_frame(s->rx, &header)) {
+        return false;
+    }
+    *thread = header.thread;
+    return true;
 }
 
 static void tessera_mailbox_realize(DeviceState *dev, Error **errp)
@@ -376,6 +410,7 @@ static void tessera_mailbox_realize(DeviceState *dev, Error **errp)
         .board_hop_cycles = m->board_hop_cycles,
         .buffer_flits = m->buffer_flits,
         .idle_master = m->idle_master,
+        .waits = m->waits,
     };
     TesseraMailboxHost host = {
         .opaque = s,
@@ -404,8 +439,8 @@ static void tessera_mailbox_realize(DeviceState *dev, Error **errp)
             return;
         }
         qemu_chr_fe_set_handlers(&s->hostlink, tessera_mailbox_can_receive,
-                                 tessera_mailbox_receive, NULL, NULL, s,
-                                 NULL, true);
+                                 tessera_mailbox_receive,
+                                 tessera_mailbox_event, NULL, s, NULL, true);
     }
     tessera_mbox = s;
     s->shutdown.notify = tessera_mailbox_at_shutdown;

@@ -16,6 +16,7 @@
 #include "tessera/hw/regs.h"
 #include "tessera/models/clock.h"
 #include "tessera/models/termdet.h"
+#include "tessera/models/waits.h"
 
 #define TYPE_TESSERA_MACHINE MACHINE_TYPE_NAME("tessera")
 OBJECT_DECLARE_SIMPLE_TYPE(TesseraMachineState, TESSERA_MACHINE)
@@ -64,6 +65,7 @@ struct TesseraMachineState {
     uint32_t buffer_flits;
     char *hostlink;          /* chardev id of the host link, or NULL */
     int idle_master;         /* TesseraTermdetMaster */
+    bool detect_deadlock;
 
     TesseraShape shape;
     uint32_t num_harts;
@@ -78,6 +80,7 @@ struct TesseraMachineState {
     bool any_woken;
     TesseraSysinfoState *sysinfo;
     unsigned long *parked;   /* harts stuck at their own trap vector */
+    TesseraWaits *waits;     /* who waits on what, for deadlock reports */
 };
 
 /* The console: per-hart line assembly on a chardev. */
@@ -127,6 +130,8 @@ struct TesseraMailboxState {
     CharBackend hostlink;
     struct TesseraHostlinkParser *rx; /* frames from the host */
     Notifier shutdown;       /* traces the counters when the run ends */
+    bool host_closed;        /* the host link's connection is gone */
+    bool host_finished;      /* the host said it has finished sending */
 };
 
 /* CSR predicate of every Tessera CSR: present for every hart, any mode. */
@@ -157,6 +162,20 @@ uint32_t tessera_hart_thread_id(int hart);
  */
 void tessera_sysinfo_check_in_for(TesseraSysinfoState *s, uint32_t id,
                                   uint32_t status);
+
+/*
+ * True if a host may still send: a host link is attached, connected, and
+ * the host has not said it has finished sending.
+ */
+bool tessera_mailbox_host_may_send(TesseraMailboxState *s);
+/* True if a frame from the host waits for room; *thread is its target. */
+bool tessera_mailbox_host_frame_held(TesseraMailboxState *s,
+                                     uint32_t *thread);
+
+/* Deadlock detection (tessera_deadlock.c). */
+void tessera_deadlock_init(TesseraMachineState *s);
+/* A hart has blocked in a device: check soon (without icount only). */
+void tessera_deadlock_maybe(TesseraMachineState *s);
 
 /* Prints every partial console line (before the machine exits). */
 void tessera_console_flush_lines(TesseraConsoleState *s);

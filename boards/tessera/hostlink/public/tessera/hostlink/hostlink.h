@@ -34,10 +34,35 @@ std::string encode(const Message& m);
 // std::invalid_argument for a header no machine would send.
 size_t decode(const std::string& bytes, Message& out);
 
-// A connection to a QEMU chardev socket (server side is QEMU).
+// The control frame that says the host has finished sending.
+std::string encode_end_of_input();
+
+class Connection;
+
+// A Unix socket the machine connects to: QEMU with
+// -chardev socket,id=hostlink,path=<path>,server=off (tessera-host's way:
+// QEMU then prints nothing while it waits for the host).
+class Listener {
+ public:
+  // Listens at `path` (which must not exist). Throws std::runtime_error.
+  explicit Listener(const std::string& path);
+  Listener(const Listener&) = delete;
+  Listener& operator=(const Listener&) = delete;
+  ~Listener();  // closes the socket and removes `path`
+
+  // The machine's connection, or std::nullopt if none came within timeout_ms.
+  std::optional<Connection> accept(int timeout_ms);
+
+ private:
+  std::string path_;
+  int fd_;
+};
+
+// A connection to the machine's host link.
 class Connection {
  public:
-  // Connects to the Unix socket at `path`, retrying for up to `timeout_ms`.
+  // Connects to a QEMU chardev socket server (server=on) at `path`,
+  // retrying for up to `timeout_ms`.
   static std::optional<Connection> connect(const std::string& path, int timeout_ms);
   Connection(Connection&& other) noexcept;
   Connection& operator=(Connection&& other) noexcept;
@@ -46,11 +71,17 @@ class Connection {
   ~Connection();
 
   void send(const Message& m);
+  // Says the host has finished sending, so that a machine whose harts all
+  // wait for the host reports a deadlock instead of waiting forever
+  // (docs/debugging.md). Sending again afterwards is allowed.
+  void finish_sending();
   // Blocks for the next message; std::nullopt once the machine has gone.
   std::optional<Message> receive();
 
  private:
+  friend class Listener;
   explicit Connection(int fd) : fd_(fd) {}
+  void write_all(const std::string& bytes);
   int fd_;
   std::string pending_;
 };

@@ -1,0 +1,140 @@
+/*
+ * Tessera deadlock detection (docs/debugging.md, "Deadlocks").
+ *
+ * A deadlock: every hart is halted (in a blocking device operation or in
+ * wfi) with nothing pending, no woken hart has yet to run, no timer of the
+ * machine is due, and no host can still send (no host link, or the host
+ * closed it, or it said it has finished sending). Nothing can then ever
+ * wake a hart, so the machine reports who waits on what (from the wait
+ * registry the device models fill, models/waits.c) and exits with
+ * TESSERA_DEADLOCK_EXIT_STATUS.
+ *
+ * In the deterministic mode (-icount), QEMU's main loop calls the check
+ * when every vCPU is idle and no virtual-clock timer is pending
+ * (qemu/patches/0007). Without icount, a hart that blocks in a device
+ * schedules the check; a machine whose last hart to stop stops in wfi is
+ * then not detected (docs/debugging.md).
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "qemu/osdep.h"
+#include "qemu/error-report.h"
+#include "qemu/main-loop.h"
+#include "system/cpus.h"
+#include "system/cpu-timers.h"
+#include "system/runstate.h"
+#include "hw/riscv/tessera.h"
+#include "tessera/models/sysinfo.h"
+#include "tessera/models/waits.h"
+#include "trace.h"
+
+static TesseraMachineState *tessera_deadlock_machine;
+static QEMUBH *tessera_deadlock_bh;
+static bool tessera_deadlock_reported; /* the run is ending */
+
+#define TESSERA_WAIT_OP_PARKED "parked at its own trap vector (checked in)"
+
+/* Why the machine may still move, or NULL if nothing can move it. */
+static const char *tessera_deadlock_hope(TesseraMachineState *s)
+{
+    if (!runstate_is_running()) {
+        return "the machine is stopped";
+    }
+    if (qemu_shutdown_requested_get() || qemu_reset_requested_get()) {
+        return "the run is ending or resetting";
+    }
+    if (s->any_woken) {
+        return "a woken hart has yet to run";
+    }
+    if (!all_cpu_threads_idle()) {
+        return "a hart can run";
+    }
+    if (qemu_clock_deadline_ns_all(QEMU_CLOCK_VIRTUAL,
+                                   ~QEMU_TIMER_ATTR_EXTERNAL) >= 0) {
+        return "a timer is due";
+    }
+    if (tessera_mailbox_host_may_send(s->mailbox)) {
+        return "the host may still send";
+    }
+    return NULL;
+}
+
+/* Harts the machine stopped, not a device: named now, for the report. */
+static void tessera_deadlock_name_other_waits(TesseraMachineState *s)
+{
+    for (uint32_t hart = 0; hart < s->num_harts; hart++) {
+        uint32_t id = s->harts[hart].env.mhartid;
+        const char *op;
+
+        if (tessera_waits_operation(s->waits, hart)) {
+            continue;
+        }
+        if (test_bit(hart, s->parked)) {
+            op = TESSERA_WAIT_OP_PARKED;
+        } else if (tessera_sysinfo_checked_in(s->sysinfo->model, id)) {
+            op = TESSERA_WAIT_OP_FINISHED;
+        } else {
+            op = TESSERA_WAIT_OP_WFI;
+        }
+        tessera_waits_block(s->waits, hart, op, tessera_time_now(hart));
+    }
+}
+
+static void tessera_deadlock_check(void)
+{
+    TesseraMachineState *s = tessera_deadlock_machine;
+    g_autofree char *report = NULL;
+    g_autofree char *held = NULL;
+    uint64_t latest = 0;
+    uint32_t held_thread;
+    size_t len;
+
+    if (!s || !s->detect_deadlock || tessera_deadlock_reported ||
+        tessera_deadlock_hope(s)) {
+        return;
+    }
+    tessera_deadlock_reported = true;
+    tessera_deadlock_name_other_waits(s);
+    for (uint32_t hart = 0; hart < s->num_harts; hart++) {
+        latest = MAX(latest, tessera_time_now(hart));
+    }
+    len = tessera_waits_report(s->waits, NULL, 0);
+    report = g_malloc(len + 1);
+    tessera_waits_report(s->waits, report, len + 1);
+    if (tessera_mailbox_host_frame_held(s->mailbox, &held_thread)) {
+        held = g_strdup_printf("  the host's message to thread 0x%x waits "
+                               "for room in its mailbox\n", held_thread);
+    }
+    trace_tessera_deadlock(tessera_waits_count(s->waits), latest);
+    /* One write: the report stays whole beside the guest's output. */
+    error_report("tessera: deadlock: every hart is stopped and nothing can "
+                 "wake one (latest modelled cycle %" PRIu64 "); waiting:\n"
+                 "%s%s"
+                 "tessera: exit status %d (deadlock); machine option "
+                 "detect-deadlock=off turns detection off",
+                 latest, report, held ? held : "",
+                 TESSERA_DEADLOCK_EXIT_STATUS);
+    qemu_system_shutdown_request_with_code(SHUTDOWN_CAUSE_GUEST_PANIC,
+                                           TESSERA_DEADLOCK_EXIT_STATUS);
+}
+
+static void tessera_deadlock_bh_run(void *opaque)
+{
+    tessera_deadlock_check();
+}
+
+void tessera_deadlock_maybe(TesseraMachineState *s)
+{
+    /* Under icount the main loop calls the check when it matters. */
+    if (s->detect_deadlock && !icount_enabled()) {
+        qemu_bh_schedule(tessera_deadlock_bh);
+    }
+}
+
+void tessera_deadlock_init(TesseraMachineState *s)
+{
+    tessera_deadlock_machine = s;
+    tessera_deadlock_bh = qemu_bh_new(tessera_deadlock_bh_run, NULL);
+    icount_idle_hook = tessera_deadlock_check;
+}
