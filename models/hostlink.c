@@ -227,6 +227,8 @@ int tessera_hostlink_describe(TesseraHostlinkEvent event,
     case TESSERA_HOSTLINK_DROPPED_NO_THREAD:
         return snprintf(out, size, "no thread 0x%x in this machine; frame "
                         "of %u flits dropped", header->thread, header->flits);
+    case TESSERA_HOSTLINK_END_OF_INPUT_FRAME:
+        return snprintf(out, size, "%s", "the host has finished sending");
     default:
         return snprintf(out, size, "%s", "");
     }

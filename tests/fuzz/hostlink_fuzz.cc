@@ -84,6 +84,8 @@ const char* event_name(TesseraHostlinkEvent e) {
       return "bad flits";
     case TESSERA_HOSTLINK_DROPPED_NO_THREAD:
       return "no thread";
+    case TESSERA_HOSTLINK_END_OF_INPUT_FRAME:
+      return "end of input";
   }
   return "?";
 }
@@ -113,6 +115,10 @@ class Rules {
     const uint32_t thread = static_cast<uint32_t>(le(unit_, 0, 4));
     const uint32_t flits = static_cast<uint32_t>(le(unit_, 4, 4));
     if (unit_.size() == header) {
+      if (thread == TESSERA_HOSTLINK_END_OF_INPUT && flits == 0) {
+        ended_ = true;
+        return TESSERA_HOSTLINK_END_OF_INPUT_FRAME;  // a header alone
+      }
       if (flits < 1 || flits > TESSERA_MAX_FLITS) {
         ended_ = true;
         return TESSERA_HOSTLINK_DROPPED_BAD_FLITS;  // the next 16 bytes are a header
@@ -159,6 +165,12 @@ void check_library_agrees(TesseraHostlinkEvent event, const std::string& unit,
     FUZZ_CHECK(
         tessera_hostlink_decode(data_of(unit), unit.size(), &decoded) == TESSERA_HOSTLINK_BAD_FLITS,
         "tessera_hostlink_decode() took a header of %u flits", header.flits);
+    return;
+  }
+  if (event == TESSERA_HOSTLINK_END_OF_INPUT_FRAME) {
+    // Whatever its cycle field holds; the library writes it as 0.
+    FUZZ_CHECK(unit.substr(0, 8) == hostlink::encode_end_of_input().substr(0, 8),
+               "the parser took a header the library does not write for end of input");
     return;
   }
   if (event == TESSERA_HOSTLINK_DROPPED_NO_THREAD) {

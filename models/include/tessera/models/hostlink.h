@@ -119,10 +119,10 @@ const uint8_t *tessera_hostlink_parser_frame(const TesseraHostlinkParser *p,
  * nothing if no frame is held. */
 void tessera_hostlink_parser_release(TesseraHostlinkParser *p);
 
-/* Why a DROPPED event dropped what it did, for the log: writes a
- * NUL-terminated sentence (no trailing newline, truncated to `size`) and
- * returns the length snprintf would. Other events describe themselves
- * as "". */
+/* Why a DROPPED event dropped what it did, or what END_OF_INPUT_FRAME
+ * means, for the log: writes a NUL-terminated sentence (no trailing
+ * newline, truncated to `size`) and returns the length snprintf would.
+ * Other events describe themselves as "". */
 int tessera_hostlink_describe(TesseraHostlinkEvent event,
                               const TesseraHostlinkHeader *header, char *out,
                               size_t size);

@@ -701,6 +701,12 @@ static const TypeInfo tessera_machine_info = {
 
 static void tessera_machine_register_types(void)
 {
+    /*
+     * Each diagnostic line in one write, so that it never splits a line of
+     * the guest's console when stdout and stderr share a pipe (stderr is
+     * unbuffered by default, and error_report() writes in pieces).
+     */
+    setvbuf(stderr, NULL, _IOLBF, BUFSIZ);
     type_register_static(&tessera_machine_info);
 }
 

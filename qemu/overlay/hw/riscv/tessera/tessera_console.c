@@ -24,6 +24,8 @@ static void tessera_console_emit(void *opaque, uint32_t hart_index,
 {
     TesseraConsoleState *s = opaque;
 
+    uint8_t whole[TESSERA_CONSOLE_LINE_MAX + 1];
+
     if (trace_event_get_state_backends(TRACE_TESSERA_CONSOLE_LINE)) {
         char text[TESSERA_CONSOLE_LINE_MAX + 1];
         size_t n = MIN(len, TESSERA_CONSOLE_LINE_MAX);
@@ -33,8 +35,14 @@ static void tessera_console_emit(void *opaque, uint32_t hart_index,
         trace_tessera_console_line(tessera_hart_thread_id(hart_index),
                                    tessera_time_now(hart_index), len, text);
     }
-    qemu_chr_fe_write_all(&s->chr, (const uint8_t *)line, len);
-    qemu_chr_fe_write_all(&s->chr, (const uint8_t *)"\n", 1);
+    /*
+     * One write with its newline: a line stays whole when stdout shares a
+     * pipe with other writers (QEMU's stderr, the host tool).
+     */
+    len = MIN(len, TESSERA_CONSOLE_LINE_MAX);
+    memcpy(whole, line, len);
+    whole[len] = '\n';
+    qemu_chr_fe_write_all(&s->chr, whole, len + 1);
 }
 
 static uint64_t tessera_console_mmio_read(void *opaque, hwaddr addr,
