@@ -52,7 +52,7 @@ shift 2
 [ -f "$elf" ] || die "no ELF file '$elf'"
 gdb=$(command -v gdb-multiarch) || die "gdb-multiarch is not installed (./tessera setup installs it)"
 # A bad machine property or option stops here, before anything starts.
-"$here/../qemu-cmd.sh" --print "$qemu" "$elf" "$@" >/dev/null
+"$here/../qemu-cmd.sh" --print "$qemu" "$elf" deadlock=stop "$@" >/dev/null
 
 dir=$(mktemp -d "${TMPDIR:-/tmp}/tessera-debug.XXXXXX")
 socket=$dir/gdb.sock
@@ -69,7 +69,8 @@ trap finish EXIT
 
 # Our QEMU options go after the caller's (qemu-cmd.sh takes the first option as the start of
 # QEMU's, `--` or not).
-setsid "$here/../qemu-cmd.sh" "$qemu" "$elf" "$@" \
+# deadlock=stop: a deadlock is reported and pauses the machine for gdb instead of ending it.
+setsid "$here/../qemu-cmd.sh" "$qemu" "$elf" deadlock=stop "$@" \
     -chardev "socket,id=tessera-gdb,path=$socket,server=on,wait=off" -gdb chardev:tessera-gdb \
     -S </dev/null &
 qemu_pid=$!

@@ -596,22 +596,30 @@ static const QEnumLookup tessera_idle_master_lookup = {
     .size = 2,
 };
 
-static bool tessera_get_detect_deadlock(Object *obj, Error **errp)
+static int tessera_get_deadlock(Object *obj, Error **errp)
 {
-    return TESSERA_MACHINE(obj)->detect_deadlock;
+    return TESSERA_MACHINE(obj)->deadlock;
 }
 
-static void tessera_set_detect_deadlock(Object *obj, bool value,
-                                        Error **errp)
+static void tessera_set_deadlock(Object *obj, int value, Error **errp)
 {
-    TESSERA_MACHINE(obj)->detect_deadlock = value;
+    TESSERA_MACHINE(obj)->deadlock = value;
 }
+
+static const QEnumLookup tessera_deadlock_lookup = {
+    .array = (const char *const[]) {
+        [TESSERA_DEADLOCK_EXIT] = "exit",
+        [TESSERA_DEADLOCK_STOP] = "stop",
+        [TESSERA_DEADLOCK_OFF] = "off",
+    },
+    .size = 3,
+};
 
 static void tessera_machine_instance_init(Object *obj)
 {
     TesseraMachineState *s = TESSERA_MACHINE(obj);
 
-    s->detect_deadlock = true;
+    s->deadlock = TESSERA_DEADLOCK_EXIT;
     for (size_t i = 0; i < ARRAY_SIZE(tessera_props); i++) {
         *tessera_prop_field(s, &tessera_props[i]) = tessera_props[i].dflt;
     }
@@ -682,13 +690,14 @@ static void tessera_machine_class_init(ObjectClass *oc, void *data)
                                   tessera_set_hostlink);
     object_class_property_set_description(oc, "hostlink",
         "id of the chardev that carries messages to and from the host id");
-    object_class_property_add_bool(oc, "detect-deadlock",
-                                   tessera_get_detect_deadlock,
-                                   tessera_set_detect_deadlock);
-    object_class_property_set_description(oc, "detect-deadlock",
-        "on (default): when every hart is stopped and nothing can wake one, "
-        "report who waits on what and exit with status 125; off: wait, for "
-        "hosts that send later by design");
+    object_class_property_add_enum(oc, "deadlock", "TesseraDeadlock",
+                                   &tessera_deadlock_lookup,
+                                   tessera_get_deadlock,
+                                   tessera_set_deadlock);
+    object_class_property_set_description(oc, "deadlock",
+        "when every hart is stopped and nothing can wake one: exit (report "
+        "who waits on what and exit with status 125), stop (report, then "
+        "pause for the debugger) or off (wait, for hosts that send later)");
 }
 
 static const TypeInfo tessera_machine_info = {

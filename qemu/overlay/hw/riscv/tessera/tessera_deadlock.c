@@ -7,7 +7,8 @@
  * closed it, or it said it has finished sending). Nothing can then ever
  * wake a hart, so the machine reports who waits on what (from the wait
  * registry the device models fill, models/waits.c) and exits with
- * TESSERA_DEADLOCK_EXIT_STATUS.
+ * TESSERA_DEADLOCK_EXIT_STATUS, or, with deadlock=stop (./tessera debug),
+ * pauses so that the debugger can look.
  *
  * In the deterministic mode (-icount), QEMU's main loop calls the check
  * when every vCPU is idle and no virtual-clock timer is pending
@@ -19,6 +20,7 @@
  */
 
 #include "qemu/osdep.h"
+#include "qemu/bitmap.h"
 #include "qemu/error-report.h"
 #include "qemu/main-loop.h"
 #include "system/cpus.h"
@@ -32,6 +34,8 @@
 static TesseraMachineState *tessera_deadlock_machine;
 static QEMUBH *tessera_deadlock_bh;
 static bool tessera_deadlock_reported; /* the run is ending */
+/* Harts tessera_deadlock_name_other_waits() named, unnamed on resume. */
+static unsigned long *tessera_deadlock_named;
 
 #define TESSERA_WAIT_OP_PARKED "parked at its own trap vector (checked in)"
 
@@ -78,6 +82,7 @@ static void tessera_deadlock_name_other_waits(TesseraMachineState *s)
             op = TESSERA_WAIT_OP_WFI;
         }
         tessera_waits_block(s->waits, hart, op, tessera_time_now(hart));
+        set_bit(hart, tessera_deadlock_named);
     }
 }
 
@@ -90,8 +95,8 @@ static void tessera_deadlock_check(void)
     uint32_t held_thread;
     size_t len;
 
-    if (!s || !s->detect_deadlock || tessera_deadlock_reported ||
-        tessera_deadlock_hope(s)) {
+    if (!s || s->deadlock == TESSERA_DEADLOCK_OFF ||
+        tessera_deadlock_reported || tessera_deadlock_hope(s)) {
         return;
     }
     tessera_deadlock_reported = true;
@@ -107,16 +112,49 @@ static void tessera_deadlock_check(void)
                                "for room in its mailbox\n", held_thread);
     }
     trace_tessera_deadlock(tessera_waits_count(s->waits), latest);
-    /* One write: the report stays whole beside the guest's output. */
+    if (s->deadlock == TESSERA_DEADLOCK_STOP) {
+        error_report("tessera: deadlock: every hart is stopped and nothing "
+                     "can wake one (latest modelled cycle %" PRIu64 "); "
+                     "waiting:\n%s%s"
+                     "tessera: the machine pauses for the debugger "
+                     "(machine option deadlock=stop)", latest, report,
+                     held ? held : "");
+        vm_stop(RUN_STATE_PAUSED);
+        return;
+    }
     error_report("tessera: deadlock: every hart is stopped and nothing can "
                  "wake one (latest modelled cycle %" PRIu64 "); waiting:\n"
                  "%s%s"
                  "tessera: exit status %d (deadlock); machine option "
-                 "detect-deadlock=off turns detection off",
+                 "deadlock=off turns detection off",
                  latest, report, held ? held : "",
                  TESSERA_DEADLOCK_EXIT_STATUS);
     qemu_system_shutdown_request_with_code(SHUTDOWN_CAUSE_GUEST_PANIC,
                                            TESSERA_DEADLOCK_EXIT_STATUS);
+}
+
+/*
+ * Paused on a deadlock (deadlock=stop), then resumed by the debugger,
+ * which may have changed anything: check again from scratch.
+ */
+static void tessera_deadlock_vm_state(void *opaque, bool running,
+                                      RunState state)
+{
+    TesseraMachineState *s = opaque;
+    unsigned long hart;
+
+    if (!running || !tessera_deadlock_reported ||
+        s->deadlock != TESSERA_DEADLOCK_STOP) {
+        return;
+    }
+    tessera_deadlock_reported = false;
+    for (hart = find_first_bit(tessera_deadlock_named, s->num_harts);
+         hart < s->num_harts;
+         hart = find_next_bit(tessera_deadlock_named, s->num_harts,
+                              hart + 1)) {
+        tessera_waits_unblock(s->waits, hart);
+    }
+    bitmap_zero(tessera_deadlock_named, s->num_harts);
 }
 
 static void tessera_deadlock_bh_run(void *opaque)
@@ -127,7 +165,7 @@ static void tessera_deadlock_bh_run(void *opaque)
 void tessera_deadlock_maybe(TesseraMachineState *s)
 {
     /* Under icount the main loop calls the check when it matters. */
-    if (s->detect_deadlock && !icount_enabled()) {
+    if (s->deadlock != TESSERA_DEADLOCK_OFF && !icount_enabled()) {
         qemu_bh_schedule(tessera_deadlock_bh);
     }
 }
@@ -135,6 +173,8 @@ void tessera_deadlock_maybe(TesseraMachineState *s)
 void tessera_deadlock_init(TesseraMachineState *s)
 {
     tessera_deadlock_machine = s;
+    tessera_deadlock_named = bitmap_new(s->num_harts);
+    qemu_add_vm_change_state_handler(tessera_deadlock_vm_state, s);
     tessera_deadlock_bh = qemu_bh_new(tessera_deadlock_bh_run, NULL);
     icount_idle_hook = tessera_deadlock_check;
 }

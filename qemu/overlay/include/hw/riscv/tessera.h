@@ -35,6 +35,12 @@ OBJECT_DECLARE_SIMPLE_TYPE(TesseraMswiState, TESSERA_MSWI)
 
 #define TYPE_TESSERA_MAILBOX "tessera-mailbox"
 OBJECT_DECLARE_SIMPLE_TYPE(TesseraMailboxState, TESSERA_MAILBOX)
+/* What the machine does on a deadlock (machine option deadlock=). */
+typedef enum TesseraDeadlockAction {
+    TESSERA_DEADLOCK_EXIT,   /* report, exit 125 */
+    TESSERA_DEADLOCK_STOP,   /* report, pause for the debugger */
+    TESSERA_DEADLOCK_OFF,    /* wait */
+} TesseraDeadlockAction;
 /* Upper bounds of the machine properties. */
 
 typedef struct TesseraTile {
@@ -65,7 +71,7 @@ struct TesseraMachineState {
     uint32_t buffer_flits;
     char *hostlink;          /* chardev id of the host link, or NULL */
     int idle_master;         /* TesseraTermdetMaster */
-    bool detect_deadlock;
+    int deadlock;            /* TesseraDeadlockAction */
 
     TesseraShape shape;
     uint32_t num_harts;
