@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# check.sh <help|errors|variants> <path to ./tessera>: checks the front door's
+# check.sh <help|errors|completion|variants> <path to ./tessera>: checks the front door's
 # help texts, its error exits and its listing of an app's images. Runs only
 # commands that stop before building or booting anything.
 set -euo pipefail
@@ -44,7 +44,7 @@ case $case in
 help)
     expect 0 help && grep -q '^usage: ./tessera <command>' "$out" || fail "./tessera help: no usage"
     commands=$(awk '/^Commands:/ { on = 1; next } on && NF == 0 { exit } on { print $1 }' "$out")
-    [ "$(echo $commands)" = "demo run debug trace test bench fuzz build setup qemu-cmd help" ] ||
+    [ "$(echo $commands)" = "demo run debug trace test bench fuzz build setup qemu-cmd completion help" ] ||
         fail "./tessera help lists: $(echo $commands)"
     for flag in --help -h; do
         expect 0 "$flag" && grep -q '^Commands:' "$out" || fail "./tessera $flag: no command list"
@@ -99,6 +99,29 @@ errors)
     an_error help no-such-command
     an_error no-such-command
     ;;
+completion)
+    # The script bash loads, driven as bash drives it (COMP_LINE, COMP_POINT).
+    expect 0 completion && grep -q '^complete .*-F _tessera' "$out" || fail "./tessera completion: no script"
+    script=$(cat "$out")
+    complete_line() {
+        bash -c 'source /dev/stdin <<<"$1"; COMP_LINE=$2; COMP_POINT=${#2}; _tessera 2>/dev/null
+                 echo "${COMPREPLY[*]}"' _ "$script" "$2"
+    }
+    check_completion() {
+        local got
+        got=$(cd "$repo" && complete_line "$script" "./tessera $1")
+        [ "$got" = "$2" ] || fail "completing './tessera $1' gives '$got', not '$2'"
+    }
+    check_completion "ru" "run"
+    check_completion "help qemu" "qemu-cmd"
+    check_completion "run hostlink_ec" "hostlink_echo"
+    check_completion "run hello boards-" "boards-x= boards-y="
+    check_completion "run hello deadlock=s" "stop"
+    check_completion "debug hello idle-master=c" "centre"
+    check_completion "fuzz hostl" "hostlink"
+    check_completion "test --fa" "--fast"
+    check_completion "run hello -- -mon" ""
+    ;;
 variants)
     apps="$repo/build/firmware/apps"
     if [ ! -f "$apps/mbox_fault_too_long.elf" ]; then
@@ -120,7 +143,7 @@ variants)
         fail "./tessera qemu-cmd mbox_fault_too_long: no command"
     ;;
 *)
-    echo "usage: check.sh <help|errors|variants> <path to ./tessera>" >&2
+    echo "usage: check.sh <help|errors|completion|variants> <path to ./tessera>" >&2
     exit 2
     ;;
 esac

@@ -23,7 +23,6 @@ static void tessera_console_emit(void *opaque, uint32_t hart_index,
                                  const char *line, size_t len)
 {
     TesseraConsoleState *s = opaque;
-
     uint8_t whole[TESSERA_CONSOLE_LINE_MAX + 1];
 
     if (trace_event_get_state_backends(TRACE_TESSERA_CONSOLE_LINE)) {
