@@ -42,6 +42,8 @@ static unsigned long *tessera_deadlock_named;
 /* Why the machine may still move, or NULL if nothing can move it. */
 static const char *tessera_deadlock_hope(TesseraMachineState *s)
 {
+    CPUState *cs;
+
     if (!runstate_is_running()) {
         return "the machine is stopped";
     }
@@ -53,6 +55,12 @@ static const char *tessera_deadlock_hope(TesseraMachineState *s)
     }
     if (!all_cpu_threads_idle()) {
         return "a hart can run";
+    }
+    CPU_FOREACH(cs) {
+        /* gdb resumed some harts only (vCont); it may resume the rest. */
+        if (cs->stopped || cs->stop) {
+            return "the debugger holds a hart";
+        }
     }
     if (qemu_clock_deadline_ns_all(QEMU_CLOCK_VIRTUAL,
                                    ~QEMU_TIMER_ATTR_EXTERNAL) >= 0) {
