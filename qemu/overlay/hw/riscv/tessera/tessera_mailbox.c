@@ -371,7 +371,7 @@ static void tessera_mailbox_receive(void *opaque, const uint8_t *buf,
     }
 }
 
-static void tessera_mailbox_event(void *opaque, QEMUChrEvent event)
+static void tessera_mailbox_chr_event(void *opaque, QEMUChrEvent event)
 {
     TesseraMailboxState *s = opaque;
 
@@ -440,7 +440,8 @@ static void tessera_mailbox_realize(DeviceState *dev, Error **errp)
         }
         qemu_chr_fe_set_handlers(&s->hostlink, tessera_mailbox_can_receive,
                                  tessera_mailbox_receive,
-                                 tessera_mailbox_event, NULL, s, NULL, true);
+                                 tessera_mailbox_chr_event, NULL, s, NULL,
+                                 true);
     }
     tessera_mbox = s;
     s->shutdown.notify = tessera_mailbox_at_shutdown;
