@@ -87,7 +87,15 @@ TesseraCsrResult mbox_csr_idle(TesseraMailbox *m, MboxThread *t,
         return TESSERA_CSR_DONE;
     }
     if (holds != 0) {
-        tessera_termdet_idle_leave(m->td, hart, now);
+        /* A message available accounts for the leave: it is counted until
+         * freed. Can-send alone does not: the drain that woke the thread
+         * may be a round old, its message taken and the colour whitened,
+         * so the detector must treat the call as abandoned. */
+        if (holds & TESSERA_WAIT_CAN_RECV) {
+            tessera_termdet_idle_leave(m->td, hart, now);
+        } else {
+            tessera_termdet_idle_abandon(m->td, hart, now);
+        }
         t->idle = IDLE_NONE;
         *result = holds;
         *resume_at = mbox_max_u64(now, when);

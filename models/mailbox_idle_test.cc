@@ -234,9 +234,6 @@ TEST(MailboxIdle, NoReleaseWhileAThreadNeverCallsIdle) {
   EXPECT_TRUE(rig.wakes.empty());
 }
 
-// Phase 2 disables sends: the first thread to resume sends at once to one
-// that has not run yet; that thread still gets its release, not 0, and the
-// message leaves only when phase 3 reaches the sender's board.
 // A thread blocked in tinselIdle that issues another mailbox CSR (only an
 // interrupt handler or a debugger could) has left the call and runs. The
 // others must not be released meanwhile, even though its board had already
@@ -255,6 +252,47 @@ TEST(MailboxIdle, NoReleaseWhileAThreadThatLeftItsIdleCallRuns) {
   EXPECT_TRUE(rig.Woken(0));
 }
 
+// tinselIdle with the can-send bit ends, without a message, once the
+// thread's outbound register drains. The detector learns of it only when the
+// woken thread issues the CSR again, which may be a round after the drain
+// (here: the host took the message, and that round failed on the host's
+// colour). By then no count or colour shows it, so a round that has its
+// board's idle sample must fail (found by tests/fuzz/mailbox_fuzz.cc).
+TEST(MailboxIdle, NoReleaseWhileAThreadThatIdledForCanSendRuns) {
+  constexpr TesseraShape kThreeBoards{3, 1, 1, 1, 1, 1};
+  Rig rig(kThreeBoards);
+  rig.host_accepts = false;
+  ASSERT_EQ(rig.Send(0, tessera_host_id(&kThreeBoards)).result, TESSERA_CSR_DONE);  // held
+  const uint32_t idle_or_send = kIdle | TESSERA_WAIT_CAN_SEND;
+  ASSERT_EQ(rig.Csr(0, TESSERA_CSR_WAIT_UNTIL, idle_or_send).result, TESSERA_CSR_BLOCKED);
+  // Hart 1's board is sampled idle, then hart 1 leaves its call and runs.
+  ASSERT_EQ(rig.Idle(1, true).result, TESSERA_CSR_BLOCKED);
+  ASSERT_EQ(rig.Csr(1, TESSERA_CSR_CAN_SEND).result, TESSERA_CSR_DONE);
+  rig.host_accepts = true;
+  tessera_mailbox_host_ready(rig.model());
+  ASSERT_EQ(rig.host_took, 1);
+  EXPECT_TRUE(rig.Woken(0));  // can-send holds; hart 0 has not issued its CSR again yet
+  // That round fails (the host took a message); the next one samples
+  // boards 0 and 2 idle and waits for hart 1.
+  ASSERT_EQ(rig.Idle(2, true).result, TESSERA_CSR_BLOCKED);
+  EXPECT_EQ(rig.Stats().failed_rounds, 1u);
+  const Outcome woken = rig.Csr(0, TESSERA_CSR_WAIT_UNTIL, idle_or_send);
+  ASSERT_EQ(woken.result, TESSERA_CSR_DONE);
+  EXPECT_EQ(woken.value, TESSERA_WAIT_CAN_SEND);  // tinselIdle returned 0: hart 0 runs
+  EXPECT_EQ(rig.Idle(1, true).result, TESSERA_CSR_BLOCKED);
+  EXPECT_EQ(rig.Stats().detections, 0u);
+  EXPECT_FALSE(rig.Woken(2));
+  // Once hart 0 is idle again, the machine has terminated.
+  const Outcome last = rig.Idle(0, true);
+  ASSERT_EQ(last.result, TESSERA_CSR_DONE);
+  EXPECT_EQ(last.value, kReleasedVoted);
+  EXPECT_TRUE(rig.Woken(1));
+  EXPECT_TRUE(rig.Woken(2));
+}
+
+// Phase 2 disables sends: the first thread to resume sends at once to one
+// that has not run yet; that thread still gets its release, not 0, and the
+// message leaves only when phase 3 reaches the sender's board.
 TEST(MailboxIdle, AReleasedThreadsSendDoesNotTurnAnotherReleaseIntoZero) {
   Rig rig(kSmall);
   AllIdle(rig, [](uint32_t) { return true; });

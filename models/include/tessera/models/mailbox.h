@@ -202,8 +202,9 @@ void tessera_mailbox_reset(TesseraMailbox *m);
  * thread enters idle, voting true if bit 3 is set, and BLOCKs. Issued again
  * while blocked: released -> DONE with (1 << 2) | (every thread voted true
  * << 3), plus the bits 0/1 that hold, and *resume_at the time the release
- * reached its board; else a message available -> leaves idle, DONE as
- * above; else BLOCKED again. The release is latched until the thread is
+ * reached its board; else a message available, or bit 0 and can-send ->
+ * leaves idle, DONE as above (can-send alone counts as an abandoned call
+ * for the detector: termdet.h); else BLOCKED again. The release is latched until the thread is
  * given it, so issuing again is idempotent. Any other mailbox CSR, or a
  * wait-until without idle bits, abandons the idle call (and a release not
  * yet given). SEND and MCAST_SEND issued while phase 2 has disabled the

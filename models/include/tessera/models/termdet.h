@@ -215,7 +215,9 @@ bool tessera_termdet_idle_leave(TesseraTermdet *td, uint32_t hart,
                                 uint64_t now);
 /* The thread leaves idle without a message: its tinselIdle call was
  * abandoned (another mailbox CSR, from an interrupt handler or a debugger;
- * mailbox.h). As tessera_termdet_idle_leave, and a round that has already
+ * mailbox.h), or it ended because can-send holds (wait-until bit 0; the
+ * drain that woke the thread may be rounds old by the time it issues the
+ * call again). As tessera_termdet_idle_leave, and a round that has already
  * sampled the thread's board as idle fails: the protocol's argument assumes
  * that only a message ends an idle call. */
 bool tessera_termdet_idle_abandon(TesseraTermdet *td, uint32_t hart,
