@@ -100,7 +100,8 @@ typedef enum TesseraTermdetEventKind {
 
 /* Why a hart left idle (IDLE_LEAVE's value). */
 #define TESSERA_TERMDET_LEAVE_MESSAGE   0u /* a message became available */
-#define TESSERA_TERMDET_LEAVE_ABANDONED 1u /* its idle call was abandoned */
+#define TESSERA_TERMDET_LEAVE_ABANDONED 1u /* left without a message:
+                                            * tessera_termdet_idle_abandon */
 #define TESSERA_TERMDET_LEAVE_RELEASED  2u /* phase 2 released it; time: when
                                             * the release reached it */
 
