@@ -1,0 +1,92 @@
+/*
+ * Open-collector bus model (DESIGN 1.6, docs/ocbus.md): 4..8 wired-AND lines
+ * spanning every hart of the machine. Each hart drives its local value per
+ * line (1 = release, 0 = clamp); every hart reads the same global value, the
+ * AND of all local values.
+ *
+ * Time: a line's global value changes `settle_cycles` after the write that
+ * decides it (the first clamp of a released line, the last release of a
+ * clamped one). Time is optimistic, as in the mailbox: a read returns the
+ * latest global value, and the reading hart continues at
+ * max(now, the cycle that value settled).
+ *
+ * Blocking: wait(mask, value) returns DONE once the masked lines read
+ * `value`; otherwise BLOCKED, and host->wake is called when they do. The
+ * satisfaction is latched, so a line that flips back before the woken hart
+ * issues the wait again does not lose the wake: the wait then completes with
+ * the lines as they were when it was satisfied. Waits are reported to the
+ * wait registry (tessera/models/waits.h) if the host gives one.
+ *
+ * Plain C: the caller serialises every call (QEMU: the BQL).
+ */
+#ifndef TESSERA_MODELS_OCBUS_H
+#define TESSERA_MODELS_OCBUS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "tessera/models/waits.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Lines a machine may have (DESIGN 1.6). */
+#define TESSERA_OCBUS_MIN_LINES 4u
+#define TESSERA_OCBUS_MAX_LINES 8u
+
+typedef struct TesseraOcbusConfig {
+    uint32_t num_harts;     /* >= 1 */
+    uint32_t lines;         /* TESSERA_OCBUS_MIN_LINES..MAX_LINES */
+    uint32_t settle_cycles; /* a change's delay, in cycles */
+    TesseraWaits *waits;    /* optional: blocked waits are reported here */
+} TesseraOcbusConfig;
+
+typedef struct TesseraOcbusHost {
+    void *opaque;
+    /* A hart blocked in wait may now proceed: issue the wait again. */
+    void (*wake)(void *opaque, uint32_t hart_index);
+} TesseraOcbusHost;
+
+typedef enum TesseraOcbusResult {
+    TESSERA_OCBUS_DONE,
+    TESSERA_OCBUS_BLOCKED,
+    TESSERA_OCBUS_GUEST_ERROR, /* *error says why; nothing changed */
+} TesseraOcbusResult;
+
+typedef struct TesseraOcbus TesseraOcbus;
+
+/* NULL if the configuration is invalid (no harts, lines out of range, a
+ * host without wake) or memory runs out. Every line starts released. */
+TesseraOcbus *tessera_ocbus_new(const TesseraOcbusConfig *cfg,
+                                const TesseraOcbusHost *host);
+void tessera_ocbus_free(TesseraOcbus *b);
+/* Every line released, nobody waiting, time back to 0 (machine reset). */
+void tessera_ocbus_reset(TesseraOcbus *b);
+
+/* Hart hart_index drives `local` (bit i = line i) at `now`. Bits above the
+ * machine's lines are a guest error (nothing changes). Wakes every waiter
+ * whose condition now holds. */
+TesseraOcbusResult tessera_ocbus_write(TesseraOcbus *b, uint32_t hart_index,
+                                       uint32_t local, uint64_t now,
+                                       const char **error);
+/* What hart_index drives. */
+uint32_t tessera_ocbus_local(const TesseraOcbus *b, uint32_t hart_index);
+/* The global value (bit i = line i) and, in *resume_at, when it settled:
+ * max(now, the latest settle time of any line). */
+uint32_t tessera_ocbus_read(const TesseraOcbus *b, uint64_t now,
+                            uint64_t *resume_at);
+/* Waits until (global & mask) == (value & mask). DONE: *result is the
+ * global value that satisfied it, *resume_at when (>= now). mask 0 or bits
+ * above the lines: a guest error. Any write by the hart, or a wait with
+ * another condition, abandons a pending wait. */
+TesseraOcbusResult tessera_ocbus_wait(TesseraOcbus *b, uint32_t hart_index,
+                                      uint32_t mask, uint32_t value,
+                                      uint64_t now, uint32_t *result,
+                                      uint64_t *resume_at, const char **error);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TESSERA_MODELS_OCBUS_H */
