@@ -49,7 +49,16 @@
     X(cpi, "cpi", 1, 1000, 0, 1,                                               \
       "modelled cycles per retired instruction")                               \
     X(buffer_flits, "buffer-flits", 4, 1048576, 0, 64,                         \
-      "network buffering toward each mailbox, in flits")
+      "network buffering toward each mailbox, in flits")                       \
+    X(ocbus_lines, "ocbus-lines", 4, 8, 0, 8,                                  \
+      "open-collector bus lines, each spanning every hart")                    \
+    X(ocbus_settle_cycles, "ocbus-settle-cycles", 0, 100000, 0, 10,            \
+      "modelled settle time of an open-collector bus line, in cycles")         \
+    X(reflex_buffer_flits, "reflex-buffer-flits", 1, 1024, 0, 4,               \
+      "reflex switch buffer B: flits in each core's inbound and outbound "     \
+      "buffer")                                                                \
+    X(reflex_hop_cycles, "reflex-hop-cycles", 0, 100000, 0, 1,                 \
+      "modelled latency of one reflex switch-to-switch hop, in cycles")
 
 /* TESSERA_DEFAULT_<field>: each property's default, e.g.
  * TESSERA_DEFAULT_clock_mhz. */

@@ -30,6 +30,22 @@
 #define TESSERA_CSR_MCAST_LO    0x812 /* write: multicast mask, threads 0..31  */
 #define TESSERA_CSR_MCAST_SEND  0x813 /* write: mailbox id; sends to the mask  */
 #define TESSERA_CSR_MBOX_FAULT  0x814 /* read: code of the last mailbox fault  */
+/* Open-collector bus (docs/ocbus.md): the blocking wait beside its MMIO. */
+#define TESSERA_CSR_OCBUS_WAIT  0x815 /* swap: mask | value << 8; blocks until
+                                         the masked lines read value; returns
+                                         the global value that satisfied it */
+/* Reflex switches (docs/reflex.md): one switch per hart. */
+#define TESSERA_CSR_REFLEX_SEND   0x816 /* swap: payload; 1 = the flit entered
+                                           the outbound buffer, 0 = refused */
+#define TESSERA_CSR_REFLEX_RECV   0x817 /* read: next inbound flit; blocks
+                                           while the inbound buffer is empty */
+#define TESSERA_CSR_REFLEX_ROUTE  0x818 /* read/write: TESSERA_REFLEX_ROUTE_* */
+#define TESSERA_CSR_REFLEX_NEXT   0x819 /* read/write: thread id of the next
+                                           switch, TESSERA_REFLEX_NO_NEXT */
+#define TESSERA_CSR_REFLEX_STATUS 0x81a /* read: inbound flits | outbound
+                                           free << 16 */
+#define TESSERA_CSR_REFLEX_WAIT_SEND 0x81b /* read: blocks until the outbound
+                                              buffer has room; returns it */
 #define TESSERA_CSR_HART_ID     0xf14 /* read: global thread id (mhartid)        */
 #define TESSERA_CSR_CYCLE       0xc00 /* read: modelled cycle count (low word)   */
 #define TESSERA_CSR_CYCLEH      0xc80 /* read: modelled cycle count (high word)  */
@@ -56,6 +72,13 @@ static inline int tessera_csr_is_mailbox(uint32_t csr)
     default:
         return 0;
     }
+}
+
+/* True for the CSRs of the reflex switches. */
+static inline int tessera_csr_is_reflex(uint32_t csr)
+{
+    return csr >= TESSERA_CSR_REFLEX_SEND &&
+           csr <= TESSERA_CSR_REFLEX_WAIT_SEND;
 }
 
 /* True for the mailbox CSRs that act only when written: a read of one
@@ -115,6 +138,15 @@ static inline const char *tessera_mailbox_fault_name(uint32_t code)
 #define TESSERA_WAIT_IDLE       (1u << 2)
 #define TESSERA_WAIT_IDLE_VOTE  (1u << 3)
 
+/* Reflex switch routes (TESSERA_CSR_REFLEX_ROUTE): where a flit that
+ * arrives from the previous switch goes. A flit from the switch's own core
+ * always goes to the next switch. */
+#define TESSERA_REFLEX_ROUTE_CORE    0u /* to the core only: a ring's root,
+                                           where the ring is broken (reset) */
+#define TESSERA_REFLEX_ROUTE_FORWARD 1u /* to the next switch only */
+#define TESSERA_REFLEX_ROUTE_BOTH    2u /* multicast: the core and the next */
+#define TESSERA_REFLEX_NO_NEXT       0xffffffffu /* no next switch (reset) */
+
 /* ---------------------------------------------------------------------------
  * Memory map. Every hart sees the same map; what differs is which tile's
  * scratchpad and which board's DRAM sits behind the windows.
@@ -127,6 +159,8 @@ static inline const char *tessera_mailbox_fault_name(uint32_t code)
 #define TESSERA_EXIT_SIZE       0x00001000u
 #define TESSERA_CONSOLE_BASE    0x00102000u /* line-assembling console UART      */
 #define TESSERA_CONSOLE_SIZE    0x00001000u
+#define TESSERA_OCBUS_BASE      0x00103000u /* open-collector bus lines          */
+#define TESSERA_OCBUS_SIZE      0x00001000u
 #define TESSERA_MSWI_BASE       0x02000000u /* per-board ACLINT MSWI             */
 #define TESSERA_MSWI_STRIDE     0x00004000u /* board b's MSWI at BASE + b*STRIDE */
 #define TESSERA_MSWI_SIZE       0x00100000u /* room for 64 boards                */
@@ -204,6 +238,20 @@ static inline const char *tessera_mailbox_fault_name(uint32_t code)
 #define TESSERA_CONSOLE_TX      0x00
 #define TESSERA_CONSOLE_FLUSH   0x04
 #define TESSERA_CONSOLE_LINE_MAX 256u
+
+/* Open-collector bus registers (32-bit; docs/ocbus.md). Bit i of a value
+ * is line i. LOCAL and LINE(i) are per hart: what the hart drives. */
+#define TESSERA_OCBUS_LOCAL     0x00 /* read/write: this hart's local values */
+#define TESSERA_OCBUS_GLOBAL    0x04 /* read-only: AND over every hart       */
+#define TESSERA_OCBUS_LINES     0x08 /* read-only: lines of this machine     */
+#define TESSERA_OCBUS_SETTLE    0x0c /* read-only: settle time in cycles     */
+#define TESSERA_OCBUS_LINE(i)   (0x10 + 4 * (i)) /* write: drive line i (0 or
+                                                    1); read: line i global */
+/* ACWT's lines (DESIGN 1.6); the data bus adds lines DATA.. as data. */
+#define TESSERA_OCBUS_VALID     0u
+#define TESSERA_OCBUS_ACCEPTED  1u
+#define TESSERA_OCBUS_NEXT      2u
+#define TESSERA_OCBUS_DATA      3u
 
 /* ---------------------------------------------------------------------------
  * Thread ids (DESIGN 1.1): most significant first board Y, board X, tile Y,

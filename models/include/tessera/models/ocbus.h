@@ -25,15 +25,16 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "tessera/hw/machine_params.h"
 #include "tessera/models/waits.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* Lines a machine may have (DESIGN 1.6). */
-#define TESSERA_OCBUS_MIN_LINES 4u
-#define TESSERA_OCBUS_MAX_LINES 8u
+/* Lines a machine may have (DESIGN 1.6): the range of ocbus-lines. */
+#define TESSERA_OCBUS_MIN_LINES ((uint32_t)TESSERA_MIN_ocbus_lines)
+#define TESSERA_OCBUS_MAX_LINES ((uint32_t)TESSERA_LIMIT_ocbus_lines)
 
 typedef struct TesseraOcbusConfig {
     uint32_t num_harts;     /* >= 1 */

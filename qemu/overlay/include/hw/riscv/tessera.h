@@ -69,6 +69,8 @@ struct TesseraMachineState {
     uint32_t partition_kib;
     uint32_t cpi;
     uint32_t buffer_flits;
+    uint32_t ocbus_lines, ocbus_settle_cycles;
+    uint32_t reflex_buffer_flits, reflex_hop_cycles;
     char *hostlink;          /* chardev id of the host link, or NULL */
     int idle_master;         /* TesseraTermdetMaster */
     int deadlock;            /* TesseraDeadlockAction */

@@ -1,0 +1,136 @@
+/*
+ * Reflex switch model (DESIGN 1.4, docs/reflex.md): one switch per hart,
+ * joined into rings that firmware configures, carrying 32-bit flits with
+ * credit-based flow control.
+ *
+ * Each switch has a port to its core and one to its next switch. Firmware
+ * sets, per switch, the next switch (a thread id) and the route of a flit
+ * that arrives from the previous switch (TESSERA_REFLEX_ROUTE_* of regs.h):
+ * to the core (a ring's root: the ring is broken there, and the root's core
+ * is wired in series), to the next switch, or both (multicast). A flit from
+ * the core always goes to the next switch.
+ *
+ * Buffers: every core has an inbound buffer and an outbound buffer of B
+ * flits (buffer_flits). A switch is off while its core's inbound buffer is
+ * full, and on again once the core reads. Switches hold no flit of their
+ * own: a flit leaves the head of its sender's outbound buffer only when
+ * every switch on its path is on, which is when every output it goes to has
+ * credit, and it then reaches every core on its path. So a multicast stalls
+ * while any of its outputs has no credit.
+ *
+ * Path: from the sender's switch, follow next; at each switch the route
+ * says deliver-and-stop (CORE), pass (FORWARD) or deliver-and-pass (BOTH).
+ * The path is fixed when the flit is sent. A path that reaches a switch
+ * with no next switch (an open ring) or comes back to a switch it has
+ * passed (a ring with no root) is a guest error: the send is refused and
+ * nothing changes.
+ *
+ * Time: a flit moves at max(sent, the time each switch on its path got the
+ * credit it uses: the read that freed the slot), and reaches the core of
+ * the switch h hops on at that time + h * hop_cycles. Time is optimistic,
+ * as in the mailbox: a flit is readable as soon as it moved, and the reader
+ * continues at max(now, its arrival).
+ *
+ * Blocking: RECV on an empty inbound buffer and WAIT_SEND on a full
+ * outbound buffer return BLOCKED and report the wait to the wait registry
+ * (tessera/models/waits.h) if the host gives one; host->wake is called when
+ * the operation may complete, and the host issues the CSR again. Issuing a
+ * CSR again is idempotent.
+ *
+ * Plain C: the caller serialises every call (QEMU: the BQL). Harts are
+ * named by their dense index in this API, and by their thread id in CSR
+ * values (REFLEX_NEXT).
+ */
+#ifndef TESSERA_MODELS_REFLEX_H
+#define TESSERA_MODELS_REFLEX_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "tessera/hw/regs.h"
+#include "tessera/models/waits.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct TesseraReflexConfig {
+    TesseraShape shape;    /* names thread ids (REFLEX_NEXT) */
+    uint32_t buffer_flits; /* B: inbound and outbound, per core; >= 1 */
+    uint32_t hop_cycles;   /* one switch-to-switch hop */
+    TesseraWaits *waits;   /* optional: blocked harts are reported here */
+} TesseraReflexConfig;
+
+typedef struct TesseraReflexHost {
+    void *opaque;
+    /* Hart hart_index, blocked in RECV or WAIT_SEND, may now proceed: issue
+     * the CSR again. Called inside the model's calls: must not call it. */
+    void (*wake)(void *opaque, uint32_t hart_index);
+} TesseraReflexHost;
+
+typedef enum TesseraReflexResult {
+    TESSERA_REFLEX_DONE,
+    TESSERA_REFLEX_BLOCKED,
+    TESSERA_REFLEX_GUEST_ERROR, /* *error says why; nothing changed */
+} TesseraReflexResult;
+
+typedef struct TesseraReflex TesseraReflex;
+
+/* NULL if the configuration is invalid (a shape with no harts, B of 0 or
+ * above TESSERA_LIMIT_reflex_buffer_flits, a host without wake) or memory
+ * runs out. Every switch starts with route CORE and no next switch. */
+TesseraReflex *tessera_reflex_new(const TesseraReflexConfig *cfg,
+                                  const TesseraReflexHost *host);
+void tessera_reflex_free(TesseraReflex *r);
+/* Buffers empty, routes and next switches as new, nobody waiting, time 0
+ * (machine reset). */
+void tessera_reflex_reset(TesseraReflex *r);
+
+/* One reflex CSR (tessera_csr_is_reflex) of hart hart_index at `now`: the
+ * whole register decode. `value` is what the instruction writes (0 for a
+ * read); *result what it reads; *resume_at when the hart continues
+ * (>= now). A write of a read-only CSR, a route above BOTH, a next switch
+ * that is no thread, or a send the model refuses gives GUEST_ERROR with
+ * *error: REFLEX_SEND then reads 0, the others change nothing. */
+TesseraReflexResult tessera_reflex_csr(TesseraReflex *r, uint32_t hart_index,
+                                       uint32_t csrno, uint32_t value,
+                                       uint64_t now, uint32_t *result,
+                                       uint64_t *resume_at,
+                                       const char **error);
+
+/* The same operations as calls, for tests and tools. */
+TesseraReflexResult tessera_reflex_set_route(TesseraReflex *r,
+                                             uint32_t hart_index,
+                                             uint32_t route,
+                                             const char **error);
+/* next_index: a dense index, or TESSERA_REFLEX_NO_NEXT. */
+TesseraReflexResult tessera_reflex_set_next(TesseraReflex *r,
+                                            uint32_t hart_index,
+                                            uint32_t next_index,
+                                            const char **error);
+/* DONE: the flit is in the outbound buffer (and moves when it can).
+ * GUEST_ERROR: refused (outbound full, open ring, ring with no root). */
+TesseraReflexResult tessera_reflex_send(TesseraReflex *r, uint32_t hart_index,
+                                        uint32_t flit, uint64_t now,
+                                        const char **error);
+/* DONE: *flit is the oldest inbound flit, *resume_at max(now, arrival).
+ * BLOCKED: the inbound buffer is empty. */
+TesseraReflexResult tessera_reflex_recv(TesseraReflex *r, uint32_t hart_index,
+                                        uint64_t now, uint32_t *flit,
+                                        uint64_t *resume_at);
+/* DONE once the outbound buffer has room (*room: how much). */
+TesseraReflexResult tessera_reflex_wait_send(TesseraReflex *r,
+                                             uint32_t hart_index,
+                                             uint64_t now, uint32_t *room,
+                                             uint64_t *resume_at);
+
+/* Read-only queries. */
+uint32_t tessera_reflex_inbound(const TesseraReflex *r, uint32_t hart_index);
+uint32_t tessera_reflex_outbound(const TesseraReflex *r, uint32_t hart_index);
+bool tessera_reflex_switch_on(const TesseraReflex *r, uint32_t hart_index);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TESSERA_MODELS_REFLEX_H */
