@@ -140,11 +140,13 @@ static inline const char *tessera_mailbox_fault_name(uint32_t code)
 
 /* Reflex switch routes (TESSERA_CSR_REFLEX_ROUTE): where a flit that
  * arrives from the previous switch goes. A flit from the switch's own core
- * always goes to the next switch. */
-#define TESSERA_REFLEX_ROUTE_CORE    0u /* to the core only: a ring's root,
-                                           where the ring is broken (reset) */
-#define TESSERA_REFLEX_ROUTE_FORWARD 1u /* to the next switch only */
-#define TESSERA_REFLEX_ROUTE_BOTH    2u /* multicast: the core and the next */
+ * always goes to the next switch. An unconfigured switch (OFF) passes
+ * nothing: a flit whose path reaches it waits. */
+#define TESSERA_REFLEX_ROUTE_OFF     0u /* not configured (reset)          */
+#define TESSERA_REFLEX_ROUTE_CORE    1u /* to the core only: a ring's root,
+                                           where the ring is broken        */
+#define TESSERA_REFLEX_ROUTE_FORWARD 2u /* to the next switch only         */
+#define TESSERA_REFLEX_ROUTE_BOTH    3u /* multicast: the core and the next */
 #define TESSERA_REFLEX_NO_NEXT       0xffffffffu /* no next switch (reset) */
 
 /* ---------------------------------------------------------------------------

@@ -3,12 +3,14 @@
  * joined into rings that firmware configures, carrying 32-bit flits with
  * credit-based flow control.
  *
- * Each switch has a port to its core and one to its next switch. Firmware
- * sets, per switch, the next switch (a thread id) and the route of a flit
- * that arrives from the previous switch (TESSERA_REFLEX_ROUTE_* of regs.h):
- * to the core (a ring's root: the ring is broken there, and the root's core
- * is wired in series), to the next switch, or both (multicast). A flit from
- * the core always goes to the next switch.
+ * Each switch has a port to its core and one to its next switch. A hart
+ * configures its own switch: first the next switch (a thread id), then the
+ * route of a flit that arrives from the previous switch
+ * (TESSERA_REFLEX_ROUTE_* of regs.h): to the core (a ring's root: the ring
+ * is broken there, and the root's core is wired in series), to the next
+ * switch, or both (multicast). A flit from the core always goes to the next
+ * switch. A switch starts OFF (unconfigured) and passes nothing, so a ring
+ * may start while its members are still configuring: flits wait for them.
  *
  * Buffers: every core has an inbound buffer and an outbound buffer of B
  * flits (buffer_flits). A switch is off while its core's inbound buffer is
@@ -19,11 +21,21 @@
  * while any of its outputs has no credit.
  *
  * Path: from the sender's switch, follow next; at each switch the route
- * says deliver-and-stop (CORE), pass (FORWARD) or deliver-and-pass (BOTH).
- * The path is fixed when the flit is sent. A path that reaches a switch
- * with no next switch (an open ring) or comes back to a switch it has
- * passed (a ring with no root) is a guest error: the send is refused and
- * nothing changes.
+ * says deliver-and-stop (CORE), pass (FORWARD) or deliver-and-pass (BOTH);
+ * an OFF switch holds the flit back. The path is walked each time the flit
+ * tries to move, so it follows the routes of that moment.
+ *
+ * Bad configuration, each a guest error with a defined outcome:
+ *  - a route that passes flits on (FORWARD, BOTH) while the switch has no
+ *    next switch, or NO_NEXT while it does (an open ring): refused, the
+ *    switch keeps its configuration;
+ *  - a send from a switch with no next switch: refused;
+ *  - a send while the outbound buffer is full (its flits are held by a
+ *    switch that is off because its core's inbound buffer is full):
+ *    refused, REFLEX_SEND reads 0;
+ *  - a path that comes back to a switch it has passed (a ring with no
+ *    root): the flit stays at the head of its outbound buffer, reported
+ *    once per flit (tessera_reflex_take_error), until the routes change.
  *
  * Time: a flit moves at max(sent, the time each switch on its path got the
  * credit it uses: the read that freed the slot), and reaches the core of
@@ -78,7 +90,7 @@ typedef struct TesseraReflex TesseraReflex;
 
 /* NULL if the configuration is invalid (a shape with no harts, B of 0 or
  * above TESSERA_LIMIT_reflex_buffer_flits, a host without wake) or memory
- * runs out. Every switch starts with route CORE and no next switch. */
+ * runs out. Every switch starts OFF with no next switch. */
 TesseraReflex *tessera_reflex_new(const TesseraReflexConfig *cfg,
                                   const TesseraReflexHost *host);
 void tessera_reflex_free(TesseraReflex *r);
@@ -123,6 +135,11 @@ TesseraReflexResult tessera_reflex_wait_send(TesseraReflex *r,
                                              uint32_t hart_index,
                                              uint64_t now, uint32_t *room,
                                              uint64_t *resume_at);
+
+/* A guest error found outside a CSR of the hart that caused it (a ring with
+ * no root, found when a flit tried to move): returns it once, then NULL.
+ * *hart_index is the sender. The hosts log it after each call. */
+const char *tessera_reflex_take_error(TesseraReflex *r, uint32_t *hart_index);
 
 /* Read-only queries. */
 uint32_t tessera_reflex_inbound(const TesseraReflex *r, uint32_t hart_index);
