@@ -23,7 +23,10 @@
  * Path: from the sender's switch, follow next; at each switch the route
  * says deliver-and-stop (CORE), pass (FORWARD) or deliver-and-pass (BOTH);
  * an OFF switch holds the flit back. The path is walked each time the flit
- * tries to move, so it follows the routes of that moment.
+ * tries to move, so it follows the routes of that moment. A held flit
+ * tries again when the switch holding it turns on or is configured (held
+ * by a ring with no root: when any switch is configured). Flits queued
+ * before their sender's next switch was unset wait for a new one.
  *
  * Bad configuration, each a guest error with a defined outcome:
  *  - a route that passes flits on (FORWARD, BOTH) while the switch has no
@@ -38,10 +41,12 @@
  *    once per flit (tessera_reflex_take_error), until the routes change.
  *
  * Time: a flit moves at max(sent, the time each switch on its path got the
- * credit it uses: the read that freed the slot), and reaches the core of
- * the switch h hops on at that time + h * hop_cycles. Time is optimistic,
- * as in the mailbox: a flit is readable as soon as it moved, and the reader
- * continues at max(now, its arrival).
+ * credit it uses: the read that freed the slot; for a switch that only
+ * forwards, the read that turned it on), and reaches the core of the switch
+ * h hops on at that time + h * hop_cycles. Time is optimistic, as in the
+ * mailbox: a flit is readable as soon as it moved, and the reader continues
+ * at max(now, its arrival). Likewise a sender continues at max(now, the
+ * move that freed its outbound slot), and that is the flit's sent time.
  *
  * Blocking: RECV on an empty inbound buffer and WAIT_SEND on a full
  * outbound buffer return BLOCKED and report the wait to the wait registry
@@ -59,6 +64,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "tessera/hw/machine_params.h"
 #include "tessera/hw/regs.h"
 #include "tessera/models/waits.h"
 
@@ -99,15 +105,18 @@ void tessera_reflex_free(TesseraReflex *r);
 void tessera_reflex_reset(TesseraReflex *r);
 
 /* One reflex CSR (tessera_csr_is_reflex) of hart hart_index at `now`: the
- * whole register decode. `value` is what the instruction writes (0 for a
- * read); *result what it reads; *resume_at when the hart continues
- * (>= now). A write of a read-only CSR, a route above BOTH, a next switch
- * that is no thread, or a send the model refuses gives GUEST_ERROR with
- * *error: REFLEX_SEND then reads 0, the others change nothing. */
+ * whole register decode. `write` says whether the instruction writes (QEMU:
+ * a write mask other than 0), since a read of ROUTE or NEXT must not be
+ * taken for a write of 0; `value` is what it writes; *result what it reads
+ * (ROUTE and NEXT: the value before the write); *resume_at when the hart
+ * continues (>= now). A write of a read-only CSR, a read of REFLEX_SEND
+ * that writes no flit, a route above BOTH, a next switch that is no thread,
+ * or a send the model refuses gives GUEST_ERROR with *error: REFLEX_SEND
+ * then reads 0, the others change nothing. */
 TesseraReflexResult tessera_reflex_csr(TesseraReflex *r, uint32_t hart_index,
-                                       uint32_t csrno, uint32_t value,
-                                       uint64_t now, uint32_t *result,
-                                       uint64_t *resume_at,
+                                       uint32_t csrno, bool write,
+                                       uint32_t value, uint64_t now,
+                                       uint32_t *result, uint64_t *resume_at,
                                        const char **error);
 
 /* The same operations as calls, for tests and tools. */
@@ -137,8 +146,9 @@ TesseraReflexResult tessera_reflex_wait_send(TesseraReflex *r,
                                              uint64_t *resume_at);
 
 /* A guest error found outside a CSR of the hart that caused it (a ring with
- * no root, found when a flit tried to move): returns it once, then NULL.
- * *hart_index is the sender. The hosts log it after each call. */
+ * no root, found when a flit tried to move): returns each once, oldest
+ * first, then NULL. *hart_index is the sender. The hosts log them (call
+ * until NULL) after each call. */
 const char *tessera_reflex_take_error(TesseraReflex *r, uint32_t *hart_index);
 
 /* Read-only queries. */

@@ -1,0 +1,759 @@
+/*
+ * Reflex switch model (tessera/models/reflex.h, docs/reflex.md).
+ *
+ * Every sender's outbound buffer moves eagerly: after anything that may let
+ * its head move, the head's path is walked and, if every switch on it is on,
+ * the flit is delivered along it at once. A head that cannot move is filed
+ * under the switch that holds it back, so a read (which turns one switch on)
+ * retries only the senders that switch holds, never every hart.
+ */
+#include "tessera/models/reflex.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define REFLEX_NONE UINT32_MAX
+/* held_at of a head held by a ring with no root: waits for any route. */
+#define REFLEX_HELD_BY_LOOP (UINT32_MAX - 1)
+
+#define REFLEX_RECV_OPERATION "reflex receive (inbound buffer empty)"
+#define REFLEX_WAIT_SEND_OPERATION "reflex wait-send (outbound buffer full)"
+
+#define REFLEX_LOOP_ERROR \
+    "reflex: a flit's path comes back to a switch it has passed (a ring " \
+    "with no root); the flit stays in its outbound buffer until the routes " \
+    "change"
+
+typedef enum ReflexBlocked {
+    REFLEX_BLOCKED_NONE,
+    REFLEX_BLOCKED_RECV,
+    REFLEX_BLOCKED_WAIT_SEND,
+} ReflexBlocked;
+
+/* An intrusive list of harts, linked through ReflexSwitch.link_*. */
+typedef struct ReflexList {
+    uint32_t first, last, count;
+} ReflexList;
+
+typedef struct ReflexSwitch {
+    uint32_t route;
+    uint32_t next; /* dense index or TESSERA_REFLEX_NO_NEXT */
+
+    /* Inbound: in_count flits from in_head; delivered and read count every
+     * flit ever, so that flit k uses the slot read k - B freed. */
+    uint32_t in_head, in_count;
+    uint64_t delivered, reads;
+
+    /* Outbound: out_count flits from out_head; sent and moved likewise. */
+    uint32_t out_head, out_count;
+    uint64_t sent, moved;
+
+    /* The switch holding this hart's head back (REFLEX_NONE if the head is
+     * not held or there is none), and the list it is filed in. */
+    uint32_t held_at;
+    uint32_t link_prev, link_next;
+    bool loop_reported; /* the head's ring with no root was reported */
+    bool error_pending; /* in the take_error queue */
+    uint32_t error_next;
+
+    ReflexList holds; /* senders whose head this switch holds back */
+    ReflexBlocked blocked;
+    uint64_t stamp; /* the last walk that passed this switch */
+} ReflexSwitch;
+
+struct TesseraReflex {
+    TesseraReflexConfig cfg;
+    TesseraReflexHost host;
+    uint32_t num_harts;
+    uint32_t b;
+    ReflexSwitch *sw;
+    /* Per hart, B entries each (hart h's at h * B). */
+    uint32_t *in_flit;
+    uint64_t *in_arrival;
+    uint64_t *read_time; /* read k at k % B */
+    uint32_t *out_flit;
+    uint64_t *out_sent;
+    uint64_t *move_time; /* move k at k % B */
+    ReflexList loop_held;
+    uint32_t error_first, error_last;
+    uint64_t stamp;
+};
+
+static uint64_t reflex_max(uint64_t a, uint64_t b)
+{
+    return a > b ? a : b;
+}
+
+static size_t reflex_slot(const TesseraReflex *r, uint32_t h, uint64_t k)
+{
+    return (size_t)h * r->b + (size_t)(k % r->b);
+}
+
+static bool reflex_delivers(uint32_t route)
+{
+    return route == TESSERA_REFLEX_ROUTE_CORE ||
+           route == TESSERA_REFLEX_ROUTE_BOTH;
+}
+
+static bool reflex_passes_on(uint32_t route)
+{
+    return route == TESSERA_REFLEX_ROUTE_FORWARD ||
+           route == TESSERA_REFLEX_ROUTE_BOTH;
+}
+
+static bool reflex_on(const TesseraReflex *r, uint32_t s)
+{
+    return r->sw[s].route != TESSERA_REFLEX_ROUTE_OFF &&
+           r->sw[s].in_count < r->b;
+}
+
+/* When switch s got the credit the next flit into its core uses: the read
+ * that freed that slot (0 for the first B flits). For a switch that only
+ * forwards, the same read is the one that turned it on. */
+static uint64_t reflex_credit(const TesseraReflex *r, uint32_t s)
+{
+    const ReflexSwitch *w = &r->sw[s];
+
+    return w->delivered < r->b
+               ? 0
+               : r->read_time[reflex_slot(r, s, w->delivered - r->b)];
+}
+
+/* ---- lists ------------------------------------------------------------ */
+
+static void reflex_list_append(TesseraReflex *r, ReflexList *l, uint32_t h)
+{
+    ReflexSwitch *w = &r->sw[h];
+
+    w->link_prev = l->last;
+    w->link_next = REFLEX_NONE;
+    if (l->last == REFLEX_NONE) {
+        l->first = h;
+    } else {
+        r->sw[l->last].link_next = h;
+    }
+    l->last = h;
+    l->count++;
+}
+
+static void reflex_list_remove(TesseraReflex *r, ReflexList *l, uint32_t h)
+{
+    ReflexSwitch *w = &r->sw[h];
+
+    if (w->link_prev == REFLEX_NONE) {
+        l->first = w->link_next;
+    } else {
+        r->sw[w->link_prev].link_next = w->link_next;
+    }
+    if (w->link_next == REFLEX_NONE) {
+        l->last = w->link_prev;
+    } else {
+        r->sw[w->link_next].link_prev = w->link_prev;
+    }
+    w->link_prev = w->link_next = REFLEX_NONE;
+    l->count--;
+}
+
+static void reflex_list_init(ReflexList *l)
+{
+    l->first = l->last = REFLEX_NONE;
+    l->count = 0;
+}
+
+static ReflexList *reflex_holder_list(TesseraReflex *r, uint32_t held_at)
+{
+    return held_at == REFLEX_HELD_BY_LOOP ? &r->loop_held
+                                          : &r->sw[held_at].holds;
+}
+
+static void reflex_unhold(TesseraReflex *r, uint32_t sender)
+{
+    ReflexSwitch *w = &r->sw[sender];
+
+    if (w->held_at != REFLEX_NONE) {
+        reflex_list_remove(r, reflex_holder_list(r, w->held_at), sender);
+        w->held_at = REFLEX_NONE;
+    }
+}
+
+static void reflex_hold(TesseraReflex *r, uint32_t sender, uint32_t held_at)
+{
+    r->sw[sender].held_at = held_at;
+    reflex_list_append(r, reflex_holder_list(r, held_at), sender);
+}
+
+/* ---- waits ------------------------------------------------------------ */
+
+static void reflex_unblock(TesseraReflex *r, uint32_t h)
+{
+    if (r->sw[h].blocked != REFLEX_BLOCKED_NONE) {
+        r->sw[h].blocked = REFLEX_BLOCKED_NONE;
+        if (r->cfg.waits) {
+            tessera_waits_unblock(r->cfg.waits, h);
+        }
+    }
+}
+
+static void reflex_wake(TesseraReflex *r, uint32_t h, ReflexBlocked on)
+{
+    if (r->sw[h].blocked == on) {
+        reflex_unblock(r, h);
+        r->host.wake(r->host.opaque, h);
+    }
+}
+
+static TesseraReflexResult reflex_block(TesseraReflex *r, uint32_t h,
+                                        ReflexBlocked on, uint64_t now)
+{
+    r->sw[h].blocked = on;
+    if (r->cfg.waits) {
+        tessera_waits_block(r->cfg.waits, h,
+                            on == REFLEX_BLOCKED_RECV
+                                ? REFLEX_RECV_OPERATION
+                                : REFLEX_WAIT_SEND_OPERATION,
+                            now);
+    }
+    return TESSERA_REFLEX_BLOCKED;
+}
+
+/* Any operation of hart h other than the one it is blocked in ends the
+ * blocked one (an interrupt handler ran, or a debugger). */
+static void reflex_begin(TesseraReflex *r, uint32_t h, ReflexBlocked op)
+{
+    if (r->sw[h].blocked != op) {
+        reflex_unblock(r, h);
+    }
+}
+
+/* ---- moving flits ----------------------------------------------------- */
+
+typedef enum ReflexWalk {
+    REFLEX_WALK_MOVES,
+    REFLEX_WALK_HELD,
+    REFLEX_WALK_LOOP,
+} ReflexWalk;
+
+/* Walks the path of a flit from `sender` as the routes are now. MOVES:
+ * every switch on it is on, *at is the latest credit time among them.
+ * HELD: *held_at is the first switch that is off (or the sender, whose next
+ * switch is unset). LOOP: the path comes back to a switch it has passed.
+ * O(path length): every switch is passed at most once. */
+static ReflexWalk reflex_walk(TesseraReflex *r, uint32_t sender, uint64_t *at,
+                              uint32_t *held_at)
+{
+    uint64_t stamp = ++r->stamp;
+    uint32_t s = r->sw[sender].next;
+
+    *at = 0;
+    r->sw[sender].stamp = stamp;
+    if (s == TESSERA_REFLEX_NO_NEXT) {
+        *held_at = sender;
+        return REFLEX_WALK_HELD;
+    }
+    for (;;) {
+        ReflexSwitch *w = &r->sw[s];
+
+        /* Back at the sender, only its core may end the path. */
+        if ((w->stamp == stamp && s != sender) ||
+            (s == sender && reflex_passes_on(w->route))) {
+            return REFLEX_WALK_LOOP;
+        }
+        w->stamp = stamp;
+        if (!reflex_on(r, s)) {
+            *held_at = s;
+            return REFLEX_WALK_HELD;
+        }
+        *at = reflex_max(*at, reflex_credit(r, s));
+        if (!reflex_passes_on(w->route)) {
+            return REFLEX_WALK_MOVES;
+        }
+        s = w->next; /* set: a route that passes on needs a next switch */
+    }
+}
+
+/* The head of sender's outbound buffer moves at `at` (max of the sent time
+ * and the walk's credits): it reaches every core on its path. */
+static void reflex_move_head(TesseraReflex *r, uint32_t sender, uint64_t at)
+{
+    ReflexSwitch *from = &r->sw[sender];
+    size_t head = reflex_slot(r, sender, from->moved);
+    uint32_t flit = r->out_flit[head];
+    uint32_t s = from->next;
+    uint64_t hops = 0;
+
+    at = reflex_max(at, r->out_sent[head]);
+    for (;;) {
+        ReflexSwitch *w = &r->sw[s];
+
+        hops++;
+        if (reflex_delivers(w->route)) {
+            size_t slot = reflex_slot(r, s, w->delivered);
+
+            r->in_flit[slot] = flit;
+            r->in_arrival[slot] = at + hops * r->cfg.hop_cycles;
+            w->delivered++;
+            w->in_count++;
+            reflex_wake(r, s, REFLEX_BLOCKED_RECV);
+        }
+        if (!reflex_passes_on(w->route)) {
+            break;
+        }
+        s = w->next;
+    }
+    r->move_time[reflex_slot(r, sender, from->moved)] = at;
+    from->moved++;
+    from->out_count--;
+    from->loop_reported = false;
+    reflex_wake(r, sender, REFLEX_BLOCKED_WAIT_SEND);
+}
+
+static void reflex_report_loop(TesseraReflex *r, uint32_t sender)
+{
+    ReflexSwitch *w = &r->sw[sender];
+
+    if (w->loop_reported || w->error_pending) {
+        return;
+    }
+    w->loop_reported = true;
+    w->error_pending = true;
+    w->error_next = REFLEX_NONE;
+    if (r->error_last == REFLEX_NONE) {
+        r->error_first = sender;
+    } else {
+        r->sw[r->error_last].error_next = sender;
+    }
+    r->error_last = sender;
+}
+
+/* Moves sender's flits while their paths are on; files the first that
+ * cannot move under whatever holds it. */
+static void reflex_advance(TesseraReflex *r, uint32_t sender)
+{
+    reflex_unhold(r, sender);
+    while (r->sw[sender].out_count > 0) {
+        uint64_t at;
+        uint32_t held_at;
+
+        switch (reflex_walk(r, sender, &at, &held_at)) {
+        case REFLEX_WALK_MOVES:
+            reflex_move_head(r, sender, at);
+            continue;
+        case REFLEX_WALK_HELD:
+            reflex_hold(r, sender, held_at);
+            return;
+        case REFLEX_WALK_LOOP:
+            reflex_report_loop(r, sender);
+            reflex_hold(r, sender, REFLEX_HELD_BY_LOOP);
+            return;
+        }
+    }
+}
+
+/* Switch s may have turned on or changed: retry the heads it holds, oldest
+ * first, while it is on (those left would only be held by it again). Each
+ * is tried once: one held for want of the sender's next switch stays. */
+static void reflex_retry_held_at(TesseraReflex *r, uint32_t s)
+{
+    uint32_t n = r->sw[s].holds.count;
+
+    while (n-- > 0 && r->sw[s].holds.first != REFLEX_NONE &&
+           (reflex_on(r, s) || r->sw[s].holds.first == s)) {
+        reflex_advance(r, r->sw[s].holds.first);
+    }
+}
+
+/* A route or next switch changed: paths changed, so heads held by a ring
+ * with no root try again too. */
+static void reflex_reconfigured(TesseraReflex *r, uint32_t s)
+{
+    uint32_t n = r->loop_held.count;
+
+    reflex_retry_held_at(r, s);
+    while (n-- > 0 && r->loop_held.first != REFLEX_NONE) {
+        reflex_advance(r, r->loop_held.first);
+    }
+}
+
+/* ---- life cycle ------------------------------------------------------- */
+
+static void reflex_power_on(TesseraReflex *r)
+{
+    for (uint32_t h = 0; h < r->num_harts; h++) {
+        ReflexSwitch *w = &r->sw[h];
+
+        memset(w, 0, sizeof(*w));
+        w->route = TESSERA_REFLEX_ROUTE_OFF;
+        w->next = TESSERA_REFLEX_NO_NEXT;
+        w->held_at = REFLEX_NONE;
+        w->link_prev = w->link_next = REFLEX_NONE;
+        w->error_next = REFLEX_NONE;
+        reflex_list_init(&w->holds);
+    }
+    reflex_list_init(&r->loop_held);
+    r->error_first = r->error_last = REFLEX_NONE;
+    r->stamp = 0;
+}
+
+void tessera_reflex_free(TesseraReflex *r)
+{
+    if (r == NULL) {
+        return;
+    }
+    free(r->sw);
+    free(r->in_flit);
+    free(r->in_arrival);
+    free(r->read_time);
+    free(r->out_flit);
+    free(r->out_sent);
+    free(r->move_time);
+    free(r);
+}
+
+TesseraReflex *tessera_reflex_new(const TesseraReflexConfig *cfg,
+                                  const TesseraReflexHost *host)
+{
+    TesseraReflex *r;
+    uint32_t harts;
+    size_t slots;
+
+    if (cfg == NULL || host == NULL || host->wake == NULL) {
+        return NULL;
+    }
+    harts = tessera_num_threads(&cfg->shape);
+    if (harts == 0 || cfg->buffer_flits < TESSERA_MIN_reflex_buffer_flits ||
+        cfg->buffer_flits > TESSERA_LIMIT_reflex_buffer_flits) {
+        return NULL;
+    }
+    r = calloc(1, sizeof(*r));
+    if (r == NULL) {
+        return NULL;
+    }
+    r->cfg = *cfg;
+    r->host = *host;
+    r->num_harts = harts;
+    r->b = cfg->buffer_flits;
+    slots = (size_t)harts * r->b;
+    r->sw = calloc(harts, sizeof(*r->sw));
+    r->in_flit = calloc(slots, sizeof(*r->in_flit));
+    r->in_arrival = calloc(slots, sizeof(*r->in_arrival));
+    r->read_time = calloc(slots, sizeof(*r->read_time));
+    r->out_flit = calloc(slots, sizeof(*r->out_flit));
+    r->out_sent = calloc(slots, sizeof(*r->out_sent));
+    r->move_time = calloc(slots, sizeof(*r->move_time));
+    if (r->sw == NULL || r->in_flit == NULL || r->in_arrival == NULL ||
+        r->read_time == NULL || r->out_flit == NULL || r->out_sent == NULL ||
+        r->move_time == NULL) {
+        tessera_reflex_free(r);
+        return NULL;
+    }
+    reflex_power_on(r);
+    return r;
+}
+
+void tessera_reflex_reset(TesseraReflex *r)
+{
+    for (uint32_t h = 0; h < r->num_harts; h++) {
+        reflex_unblock(r, h);
+    }
+    reflex_power_on(r);
+}
+
+/* ---- operations ------------------------------------------------------- */
+
+static bool reflex_bad_hart(const TesseraReflex *r, uint32_t h,
+                            const char **error)
+{
+    if (h < r->num_harts) {
+        return false;
+    }
+    *error = "reflex: no such hart";
+    return true;
+}
+
+TesseraReflexResult tessera_reflex_set_route(TesseraReflex *r,
+                                             uint32_t hart_index,
+                                             uint32_t route,
+                                             const char **error)
+{
+    ReflexSwitch *w;
+
+    if (reflex_bad_hart(r, hart_index, error)) {
+        return TESSERA_REFLEX_GUEST_ERROR;
+    }
+    reflex_begin(r, hart_index, REFLEX_BLOCKED_NONE);
+    w = &r->sw[hart_index];
+    if (route > TESSERA_REFLEX_ROUTE_BOTH) {
+        *error = "reflex: no such route (above TESSERA_REFLEX_ROUTE_BOTH)";
+        return TESSERA_REFLEX_GUEST_ERROR;
+    }
+    if (reflex_passes_on(route) && w->next == TESSERA_REFLEX_NO_NEXT) {
+        *error = "reflex: a route that passes flits on needs a next switch "
+                 "(an open ring); the switch keeps its route";
+        return TESSERA_REFLEX_GUEST_ERROR;
+    }
+    if (w->route != route) {
+        w->route = route;
+        reflex_reconfigured(r, hart_index);
+    }
+    return TESSERA_REFLEX_DONE;
+}
+
+TesseraReflexResult tessera_reflex_set_next(TesseraReflex *r,
+                                            uint32_t hart_index,
+                                            uint32_t next_index,
+                                            const char **error)
+{
+    ReflexSwitch *w;
+
+    if (reflex_bad_hart(r, hart_index, error)) {
+        return TESSERA_REFLEX_GUEST_ERROR;
+    }
+    reflex_begin(r, hart_index, REFLEX_BLOCKED_NONE);
+    w = &r->sw[hart_index];
+    if (next_index != TESSERA_REFLEX_NO_NEXT && next_index >= r->num_harts) {
+        *error = "reflex: the next switch is no hart of the machine";
+        return TESSERA_REFLEX_GUEST_ERROR;
+    }
+    if (next_index == TESSERA_REFLEX_NO_NEXT && reflex_passes_on(w->route)) {
+        *error = "reflex: no next switch while the route passes flits on "
+                 "(an open ring); the switch keeps its next switch";
+        return TESSERA_REFLEX_GUEST_ERROR;
+    }
+    if (w->next != next_index) {
+        w->next = next_index;
+        reflex_reconfigured(r, hart_index);
+    }
+    return TESSERA_REFLEX_DONE;
+}
+
+/* When the next flit from h may enter its outbound buffer: the move that
+ * freed its slot (0 for the first B flits). */
+static uint64_t reflex_out_slot_free(const TesseraReflex *r, uint32_t h)
+{
+    const ReflexSwitch *w = &r->sw[h];
+
+    return w->sent < r->b ? 0
+                          : r->move_time[reflex_slot(r, h, w->sent - r->b)];
+}
+
+static TesseraReflexResult reflex_send(TesseraReflex *r, uint32_t h,
+                                       uint32_t flit, uint64_t now,
+                                       uint64_t *resume_at,
+                                       const char **error)
+{
+    ReflexSwitch *w;
+    size_t slot;
+
+    *resume_at = now;
+    if (reflex_bad_hart(r, h, error)) {
+        return TESSERA_REFLEX_GUEST_ERROR;
+    }
+    reflex_begin(r, h, REFLEX_BLOCKED_NONE);
+    w = &r->sw[h];
+    if (w->next == TESSERA_REFLEX_NO_NEXT) {
+        *error = "reflex: a send from a switch with no next switch";
+        return TESSERA_REFLEX_GUEST_ERROR;
+    }
+    if (w->out_count == r->b) {
+        *error = "reflex: a send while the outbound buffer is full (a switch "
+                 "on the path is off: its core's inbound buffer is full, or "
+                 "it is unconfigured)";
+        return TESSERA_REFLEX_GUEST_ERROR;
+    }
+    if (w->out_count == 0) {
+        uint64_t at;
+        uint32_t held_at;
+
+        if (reflex_walk(r, h, &at, &held_at) == REFLEX_WALK_LOOP) {
+            *error = "reflex: a send into a ring with no root (its path "
+                     "comes back to a switch it has passed); refused";
+            return TESSERA_REFLEX_GUEST_ERROR;
+        }
+    }
+    *resume_at = reflex_max(now, reflex_out_slot_free(r, h));
+    slot = reflex_slot(r, h, w->sent);
+    r->out_flit[slot] = flit;
+    r->out_sent[slot] = *resume_at;
+    w->sent++;
+    w->out_count++;
+    if (w->out_count == 1) {
+        reflex_advance(r, h);
+    }
+    return TESSERA_REFLEX_DONE;
+}
+
+TesseraReflexResult tessera_reflex_send(TesseraReflex *r, uint32_t hart_index,
+                                        uint32_t flit, uint64_t now,
+                                        const char **error)
+{
+    uint64_t resume_at;
+
+    return reflex_send(r, hart_index, flit, now, &resume_at, error);
+}
+
+TesseraReflexResult tessera_reflex_recv(TesseraReflex *r, uint32_t hart_index,
+                                        uint64_t now, uint32_t *flit,
+                                        uint64_t *resume_at)
+{
+    ReflexSwitch *w;
+    size_t slot;
+    bool was_full;
+
+    *flit = 0;
+    *resume_at = now;
+    if (hart_index >= r->num_harts) {
+        return TESSERA_REFLEX_GUEST_ERROR;
+    }
+    reflex_begin(r, hart_index, REFLEX_BLOCKED_RECV);
+    w = &r->sw[hart_index];
+    if (w->in_count == 0) {
+        return reflex_block(r, hart_index, REFLEX_BLOCKED_RECV, now);
+    }
+    reflex_unblock(r, hart_index);
+    slot = reflex_slot(r, hart_index, w->reads);
+    *flit = r->in_flit[slot];
+    *resume_at = reflex_max(now, r->in_arrival[slot]);
+    was_full = w->in_count == r->b;
+    r->read_time[slot] = *resume_at;
+    w->reads++;
+    w->in_count--;
+    if (was_full) {
+        reflex_retry_held_at(r, hart_index);
+    }
+    return TESSERA_REFLEX_DONE;
+}
+
+TesseraReflexResult tessera_reflex_wait_send(TesseraReflex *r,
+                                             uint32_t hart_index,
+                                             uint64_t now, uint32_t *room,
+                                             uint64_t *resume_at)
+{
+    ReflexSwitch *w;
+
+    *room = 0;
+    *resume_at = now;
+    if (hart_index >= r->num_harts) {
+        return TESSERA_REFLEX_GUEST_ERROR;
+    }
+    reflex_begin(r, hart_index, REFLEX_BLOCKED_WAIT_SEND);
+    w = &r->sw[hart_index];
+    if (w->out_count == r->b) {
+        return reflex_block(r, hart_index, REFLEX_BLOCKED_WAIT_SEND, now);
+    }
+    reflex_unblock(r, hart_index);
+    *room = r->b - w->out_count;
+    *resume_at = reflex_max(now, reflex_out_slot_free(r, hart_index));
+    return TESSERA_REFLEX_DONE;
+}
+
+TesseraReflexResult tessera_reflex_csr(TesseraReflex *r, uint32_t hart_index,
+                                       uint32_t csrno, bool write,
+                                       uint32_t value, uint64_t now,
+                                       uint32_t *result, uint64_t *resume_at,
+                                       const char **error)
+{
+    const TesseraShape *shape = &r->cfg.shape;
+    TesseraReflexResult res;
+    ReflexSwitch *w;
+    uint32_t next;
+
+    *result = 0;
+    *resume_at = now;
+    if (reflex_bad_hart(r, hart_index, error)) {
+        return TESSERA_REFLEX_GUEST_ERROR;
+    }
+    reflex_begin(r, hart_index,
+                 csrno == TESSERA_CSR_REFLEX_RECV ? REFLEX_BLOCKED_RECV
+                 : csrno == TESSERA_CSR_REFLEX_WAIT_SEND
+                     ? REFLEX_BLOCKED_WAIT_SEND
+                     : REFLEX_BLOCKED_NONE);
+    w = &r->sw[hart_index];
+    if (write && (csrno == TESSERA_CSR_REFLEX_RECV ||
+                  csrno == TESSERA_CSR_REFLEX_STATUS ||
+                  csrno == TESSERA_CSR_REFLEX_WAIT_SEND)) {
+        *error = "reflex: a write of a read-only reflex CSR";
+        return TESSERA_REFLEX_GUEST_ERROR;
+    }
+    switch (csrno) {
+    case TESSERA_CSR_REFLEX_SEND:
+        if (!write) {
+            *error = "reflex: REFLEX_SEND read without a flit to send";
+            return TESSERA_REFLEX_GUEST_ERROR;
+        }
+        res = reflex_send(r, hart_index, value, now, resume_at, error);
+        *result = res == TESSERA_REFLEX_DONE;
+        return res;
+    case TESSERA_CSR_REFLEX_RECV:
+        return tessera_reflex_recv(r, hart_index, now, result, resume_at);
+    case TESSERA_CSR_REFLEX_ROUTE:
+        *result = w->route;
+        if (!write) {
+            return TESSERA_REFLEX_DONE;
+        }
+        res = tessera_reflex_set_route(r, hart_index, value, error);
+        if (res != TESSERA_REFLEX_DONE) {
+            *result = 0;
+        }
+        return res;
+    case TESSERA_CSR_REFLEX_NEXT:
+        *result = w->next == TESSERA_REFLEX_NO_NEXT
+                      ? TESSERA_REFLEX_NO_NEXT
+                      : tessera_thread_at(shape, w->next);
+        if (!write) {
+            return TESSERA_REFLEX_DONE;
+        }
+        if (value == TESSERA_REFLEX_NO_NEXT) {
+            next = TESSERA_REFLEX_NO_NEXT;
+        } else if (tessera_thread_exists(shape, value)) {
+            next = tessera_dense_index(shape, value);
+        } else {
+            *result = 0;
+            *error = "reflex: REFLEX_NEXT names no thread of the machine";
+            return TESSERA_REFLEX_GUEST_ERROR;
+        }
+        res = tessera_reflex_set_next(r, hart_index, next, error);
+        if (res != TESSERA_REFLEX_DONE) {
+            *result = 0;
+        }
+        return res;
+    case TESSERA_CSR_REFLEX_STATUS:
+        *result = w->in_count | (r->b - w->out_count) << 16;
+        return TESSERA_REFLEX_DONE;
+    case TESSERA_CSR_REFLEX_WAIT_SEND:
+        return tessera_reflex_wait_send(r, hart_index, now, result, resume_at);
+    default:
+        *error = "reflex: not a reflex CSR";
+        return TESSERA_REFLEX_GUEST_ERROR;
+    }
+}
+
+const char *tessera_reflex_take_error(TesseraReflex *r, uint32_t *hart_index)
+{
+    uint32_t h = r->error_first;
+
+    if (h == REFLEX_NONE) {
+        return NULL;
+    }
+    r->error_first = r->sw[h].error_next;
+    if (r->error_first == REFLEX_NONE) {
+        r->error_last = REFLEX_NONE;
+    }
+    r->sw[h].error_pending = false;
+    *hart_index = h;
+    return REFLEX_LOOP_ERROR;
+}
+
+uint32_t tessera_reflex_inbound(const TesseraReflex *r, uint32_t hart_index)
+{
+    return hart_index < r->num_harts ? r->sw[hart_index].in_count : 0;
+}
+
+uint32_t tessera_reflex_outbound(const TesseraReflex *r, uint32_t hart_index)
+{
+    return hart_index < r->num_harts ? r->sw[hart_index].out_count : 0;
+}
+
+bool tessera_reflex_switch_on(const TesseraReflex *r, uint32_t hart_index)
+{
+    return hart_index < r->num_harts && reflex_on(r, hart_index);
+}

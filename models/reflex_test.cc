@@ -1,0 +1,710 @@
+// The reflex switch model (models/reflex.c) through its C API: routes, next
+// switches and their bad configurations, credit rules, timing; and the
+// reflex barrier of DESIGN 1.4 run on it by a discrete-event schedule of
+// harts with clocks of their own (docs/reflex.md).
+#include "tessera/models/reflex.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <deque>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace {
+
+constexpr uint32_t kB = 4;    // buffer_flits
+constexpr uint32_t kHop = 3;  // hop_cycles: not 1, so that hops and flits are told apart
+
+constexpr uint32_t kOff = TESSERA_REFLEX_ROUTE_OFF;
+constexpr uint32_t kCore = TESSERA_REFLEX_ROUTE_CORE;
+constexpr uint32_t kForward = TESSERA_REFLEX_ROUTE_FORWARD;
+constexpr uint32_t kBoth = TESSERA_REFLEX_ROUTE_BOTH;
+constexpr uint32_t kNoNext = TESSERA_REFLEX_NO_NEXT;
+
+// One board, one tile, one core of `harts` threads: dense index = thread id.
+TesseraShape Flat(uint32_t harts) {
+  return TesseraShape{1, 1, 1, 1, 1, harts};
+}
+
+class Switches {
+ public:
+  explicit Switches(uint32_t harts, uint32_t b = kB, uint32_t hop = kHop,
+                    TesseraWaits* waits = nullptr)
+      : Switches(Flat(harts), b, hop, waits) {}
+  Switches(const TesseraShape& shape, uint32_t b, uint32_t hop, TesseraWaits* waits) {
+    const TesseraReflexConfig config{shape, b, hop, waits};
+    TesseraReflexHost host{};
+    host.opaque = this;
+    host.wake = [](void* self, uint32_t hart) {
+      static_cast<Switches*>(self)->woken.push_back(hart);
+    };
+    r_ = tessera_reflex_new(&config, &host);
+    EXPECT_NE(r_, nullptr);
+  }
+  ~Switches() { tessera_reflex_free(r_); }
+  Switches(const Switches&) = delete;
+  Switches& operator=(const Switches&) = delete;
+
+  TesseraReflex* get() const { return r_; }
+
+  void Route(uint32_t hart, uint32_t route) {
+    const char* error = nullptr;
+    ASSERT_EQ(tessera_reflex_set_route(r_, hart, route, &error), TESSERA_REFLEX_DONE) << error;
+  }
+  void Next(uint32_t hart, uint32_t next) {
+    const char* error = nullptr;
+    ASSERT_EQ(tessera_reflex_set_next(r_, hart, next, &error), TESSERA_REFLEX_DONE) << error;
+  }
+  // The ring of DESIGN 1.4 over `members`: members[0] is the root (CORE),
+  // the others multicast (BOTH), each next the following one, the last's
+  // next the root.
+  void Ring(const std::vector<uint32_t>& members) {
+    for (size_t i = 0; i < members.size(); i++) {
+      Next(members[i], members[(i + 1) % members.size()]);
+      Route(members[i], i == 0 ? kCore : kBoth);
+    }
+  }
+  TesseraReflexResult Send(uint32_t hart, uint32_t flit, uint64_t now,
+                           const char** error = nullptr) {
+    const char* e = nullptr;
+    const TesseraReflexResult res = tessera_reflex_send(r_, hart, flit, now, &e);
+    if (error) *error = e;
+    return res;
+  }
+  void SendOk(uint32_t hart, uint32_t flit, uint64_t now) {
+    const char* error = nullptr;
+    ASSERT_EQ(Send(hart, flit, now, &error), TESSERA_REFLEX_DONE) << error;
+  }
+  // The flit read and when the reader continues; BLOCKED gives no flit.
+  TesseraReflexResult Recv(uint32_t hart, uint64_t now, uint32_t* flit = nullptr,
+                           uint64_t* at = nullptr) {
+    uint32_t f = 0;
+    uint64_t t = 0;
+    const TesseraReflexResult res = tessera_reflex_recv(r_, hart, now, &f, &t);
+    if (flit) *flit = f;
+    if (at) *at = t;
+    return res;
+  }
+  // Reads one flit that must be there; returns it with its resume time.
+  std::pair<uint32_t, uint64_t> Take(uint32_t hart, uint64_t now) {
+    uint32_t flit = 0;
+    uint64_t at = 0;
+    EXPECT_EQ(Recv(hart, now, &flit, &at), TESSERA_REFLEX_DONE) << "hart " << hart;
+    return {flit, at};
+  }
+  uint32_t In(uint32_t hart) const { return tessera_reflex_inbound(r_, hart); }
+  uint32_t Out(uint32_t hart) const { return tessera_reflex_outbound(r_, hart); }
+  bool On(uint32_t hart) const { return tessera_reflex_switch_on(r_, hart); }
+  const char* TakeError(uint32_t* hart) { return tessera_reflex_take_error(r_, hart); }
+
+  std::vector<uint32_t> woken;
+
+ private:
+  TesseraReflex* r_ = nullptr;
+};
+
+// ---------------------------------------------------------------------------
+// Configuration
+// ---------------------------------------------------------------------------
+
+TEST(ReflexModel, RefusesWhatTheMachineCannotBe) {
+  TesseraReflexHost host{};
+  host.wake = [](void*, uint32_t) {};
+  auto accepts = [&](const TesseraShape& shape, uint32_t b) {
+    const TesseraReflexConfig config{shape, b, kHop, nullptr};
+    TesseraReflex* r = tessera_reflex_new(&config, &host);
+    tessera_reflex_free(r);
+    return r != nullptr;
+  };
+  EXPECT_TRUE(accepts(Flat(1), 1));
+  EXPECT_TRUE(accepts(Flat(3), TESSERA_LIMIT_reflex_buffer_flits));
+  EXPECT_TRUE(accepts(TesseraShape{4, 4, 4, 4, 4, 16}, 4)) << "65,536 harts";
+  EXPECT_FALSE(accepts(Flat(0), 4)) << "no harts";
+  EXPECT_FALSE(accepts(Flat(4), 0)) << "a buffer of 0 flits";
+  EXPECT_FALSE(accepts(Flat(4), TESSERA_LIMIT_reflex_buffer_flits + 1));
+  const TesseraReflexConfig config{Flat(4), 4, kHop, nullptr};
+  const TesseraReflexHost no_wake{};
+  EXPECT_EQ(tessera_reflex_new(&config, &no_wake), nullptr);
+  EXPECT_EQ(tessera_reflex_new(nullptr, &host), nullptr);
+}
+
+TEST(ReflexModel, EverySwitchStartsOffWithNoNextSwitch) {
+  Switches s(4);
+  for (uint32_t h = 0; h < 4; h++) {
+    EXPECT_FALSE(s.On(h));
+    EXPECT_EQ(s.In(h), 0u);
+    EXPECT_EQ(s.Out(h), 0u);
+  }
+  const char* error = nullptr;
+  EXPECT_EQ(s.Send(0, 1, 0, &error), TESSERA_REFLEX_GUEST_ERROR) << "no next switch";
+  EXPECT_NE(error, nullptr);
+  EXPECT_EQ(s.Out(0), 0u);
+}
+
+TEST(ReflexModel, AnOpenRingIsRefusedAndTheSwitchKeepsItsConfiguration) {
+  Switches s(3);
+  const char* error = nullptr;
+  EXPECT_EQ(tessera_reflex_set_route(s.get(), 0, kForward, &error), TESSERA_REFLEX_GUEST_ERROR);
+  EXPECT_NE(error, nullptr);
+  EXPECT_EQ(tessera_reflex_set_route(s.get(), 0, kBoth, &error), TESSERA_REFLEX_GUEST_ERROR);
+  s.Route(0, kCore);  // a root needs no next switch
+  s.Next(1, 2);
+  s.Route(1, kBoth);
+  error = nullptr;
+  EXPECT_EQ(tessera_reflex_set_next(s.get(), 1, kNoNext, &error), TESSERA_REFLEX_GUEST_ERROR);
+  EXPECT_NE(error, nullptr);
+  uint32_t result = 0;
+  uint64_t at = 0;
+  ASSERT_EQ(
+      tessera_reflex_csr(s.get(), 1, TESSERA_CSR_REFLEX_NEXT, false, 0, 0, &result, &at, &error),
+      TESSERA_REFLEX_DONE);
+  EXPECT_EQ(result, 2u) << "kept its next switch";
+  EXPECT_EQ(tessera_reflex_set_route(s.get(), 1, kBoth + 1, &error), TESSERA_REFLEX_GUEST_ERROR);
+  EXPECT_EQ(tessera_reflex_set_next(s.get(), 1, 3, &error), TESSERA_REFLEX_GUEST_ERROR)
+      << "no hart 3";
+  ASSERT_EQ(
+      tessera_reflex_csr(s.get(), 1, TESSERA_CSR_REFLEX_ROUTE, false, 0, 0, &result, &at, &error),
+      TESSERA_REFLEX_DONE);
+  EXPECT_EQ(result, kBoth);
+  // Once the route passes nothing on, the next switch may go.
+  s.Route(1, kCore);
+  s.Next(1, kNoNext);
+}
+
+// ---------------------------------------------------------------------------
+// Routes and timing
+// ---------------------------------------------------------------------------
+
+TEST(ReflexModel, AFlitReachesEveryCoreOnItsPathAtHopsTimesTheHopLatency) {
+  Switches s(5);
+  s.Ring({0, 1, 2, 3, 4});
+  s.SendOk(2, 0xabc, 100);  // from hart 2: 3, 4, 0 (the root: the path ends)
+  EXPECT_EQ(s.In(3), 1u);
+  EXPECT_EQ(s.In(4), 1u);
+  EXPECT_EQ(s.In(0), 1u);
+  EXPECT_EQ(s.In(1), 0u) << "the ring is broken at the root";
+  EXPECT_EQ(s.In(2), 0u) << "a flit from the core goes to the next switch only";
+  EXPECT_EQ(s.Take(3, 0), std::make_pair(0xabcu, uint64_t{100 + 1 * kHop}));
+  EXPECT_EQ(s.Take(4, 500), std::make_pair(0xabcu, uint64_t{500})) << "reader already later";
+  EXPECT_EQ(s.Take(0, 0), std::make_pair(0xabcu, uint64_t{100 + 3 * kHop}));
+  // From the root: once round the ring, the root's core last.
+  s.SendOk(0, 7, 1000);
+  for (uint32_t h = 1; h < 5; h++) {
+    EXPECT_EQ(s.Take(h, 0).second, 1000 + h * kHop) << "hart " << h;
+  }
+  EXPECT_EQ(s.Take(0, 0).second, 1000 + 5 * kHop);
+}
+
+TEST(ReflexModel, ForwardPassesWithoutDelivering) {
+  Switches s(4);
+  s.Next(0, 1);
+  s.Next(1, 2);
+  s.Route(1, kForward);
+  s.Next(2, 3);
+  s.Route(2, kBoth);
+  s.Route(3, kCore);
+  s.SendOk(0, 5, 10);
+  EXPECT_EQ(s.In(1), 0u);
+  EXPECT_EQ(s.Take(2, 0).second, 10 + 2 * kHop);
+  EXPECT_EQ(s.Take(3, 0).second, 10 + 3 * kHop);
+}
+
+TEST(ReflexModel, ARingOfOneHartIsItsOwnRoot) {
+  Switches s(1);
+  s.Ring({0});
+  s.SendOk(0, 9, 40);
+  EXPECT_EQ(s.Take(0, 0), std::make_pair(9u, uint64_t{40 + kHop}));
+}
+
+TEST(ReflexModel, AnOffSwitchHoldsFlitsUntilItIsConfigured) {
+  Switches s(3);
+  s.Next(0, 1);
+  s.Next(1, 2);  // hart 1 not routed yet: OFF
+  s.Route(2, kCore);
+  s.SendOk(0, 1, 10);
+  s.SendOk(0, 2, 11);
+  EXPECT_EQ(s.Out(0), 2u) << "held by the unconfigured switch";
+  EXPECT_EQ(s.In(2), 0u);
+  s.Route(1, kBoth);
+  EXPECT_EQ(s.Out(0), 0u);
+  EXPECT_EQ(s.Take(1, 0), std::make_pair(1u, uint64_t{10 + kHop}));
+  EXPECT_EQ(s.Take(1, 0), std::make_pair(2u, uint64_t{11 + kHop}));
+  EXPECT_EQ(s.Take(2, 0).first, 1u);
+  EXPECT_EQ(s.Take(2, 0).first, 2u);
+}
+
+// ---------------------------------------------------------------------------
+// Credits
+// ---------------------------------------------------------------------------
+
+TEST(ReflexModel, AFullInboundBufferTurnsTheSwitchOffAndAReadTurnsItOn) {
+  Switches s(2);
+  s.Ring({0, 1});
+  for (uint32_t i = 0; i < kB; i++) s.SendOk(1, i, 10 * i);  // 1 -> 0 (root)
+  EXPECT_EQ(s.In(0), kB);
+  EXPECT_FALSE(s.On(0));
+  s.SendOk(1, 100, 50);
+  EXPECT_EQ(s.Out(1), 1u) << "held: the root's switch is off";
+  const auto [flit, at] = s.Take(0, 200);
+  EXPECT_EQ(flit, 0u);
+  EXPECT_EQ(at, 200u);
+  EXPECT_EQ(s.Out(1), 0u) << "the read gave the credit";
+  EXPECT_FALSE(s.On(0)) << "full again";
+  for (uint32_t i = 1; i < kB; i++) s.Take(0, 0);
+  EXPECT_EQ(s.Take(0, 0), std::make_pair(100u, uint64_t{200 + kHop}))
+      << "moved at the read that freed its slot, then one hop";
+}
+
+TEST(ReflexModel, AMulticastStallsWhileAnyOutputHasNoCredit) {
+  Switches s(4);
+  s.Ring({0, 1, 2, 3});
+  for (uint32_t i = 0; i < kB; i++) s.SendOk(0, i, 0);  // fills 1, 2, 3 and 0
+  for (uint32_t i = 0; i < kB; i++) s.Take(0, 0);       // the root empties
+  for (uint32_t i = 0; i < kB; i++) s.Take(1, 0);       // hart 1 empties
+  s.Take(3, 300);                                       // hart 3: one slot at 300
+  s.SendOk(0, 77, 100);
+  EXPECT_EQ(s.Out(0), 1u) << "hart 2 has no credit: the flit reaches nobody";
+  EXPECT_EQ(s.In(1), 0u);
+  EXPECT_EQ(s.In(3), kB - 1);
+  s.Take(2, 400);
+  EXPECT_EQ(s.Out(0), 0u);
+  EXPECT_EQ(s.In(1), 1u);
+  EXPECT_EQ(s.In(2), kB);
+  EXPECT_EQ(s.In(3), kB);
+  EXPECT_EQ(s.Take(1, 0).second, 400 + 1 * kHop) << "moved at the latest credit on its path";
+  EXPECT_EQ(s.Take(0, 0).second, 400 + 4 * kHop);
+}
+
+TEST(ReflexModel, ASendIntoAFullOutboundBufferIsRefused) {
+  Switches s(2);
+  s.Next(0, 1);  // hart 1 stays OFF
+  for (uint32_t i = 0; i < kB; i++) s.SendOk(0, i, 0);
+  const char* error = nullptr;
+  EXPECT_EQ(s.Send(0, 99, 0, &error), TESSERA_REFLEX_GUEST_ERROR);
+  EXPECT_NE(error, nullptr);
+  EXPECT_EQ(s.Out(0), kB);
+  uint32_t result = 5;
+  uint64_t at = 0;
+  EXPECT_EQ(
+      tessera_reflex_csr(s.get(), 0, TESSERA_CSR_REFLEX_SEND, true, 99, 7, &result, &at, &error),
+      TESSERA_REFLEX_GUEST_ERROR);
+  EXPECT_EQ(result, 0u) << "REFLEX_SEND reads 0";
+  s.Route(1, kCore);
+  EXPECT_EQ(s.In(1), kB);
+  for (uint32_t i = 0; i < kB; i++) EXPECT_EQ(s.Take(1, 0).first, i) << "in order, none lost";
+}
+
+TEST(ReflexModel, WaitSendBlocksUntilTheHeadMovesAndResumesAtTheMove) {
+  const TesseraShape shape = Flat(2);
+  std::unique_ptr<TesseraWaits, void (*)(TesseraWaits*)> waits(tessera_waits_new(&shape),
+                                                               tessera_waits_free);
+  Switches s(shape, 1, kHop, waits.get());
+  s.Ring({0, 1});
+  s.SendOk(1, 1, 0);  // fills the root (B = 1)
+  s.SendOk(1, 2, 5);  // held
+  uint32_t room = 9;
+  uint64_t at = 0;
+  EXPECT_EQ(tessera_reflex_wait_send(s.get(), 1, 20, &room, &at), TESSERA_REFLEX_BLOCKED);
+  EXPECT_STREQ(tessera_waits_operation(waits.get(), 1), "reflex wait-send (outbound buffer full)");
+  EXPECT_EQ(tessera_waits_since(waits.get(), 1), 20u);
+  EXPECT_EQ(tessera_reflex_wait_send(s.get(), 1, 30, &room, &at), TESSERA_REFLEX_BLOCKED)
+      << "issued again";
+  EXPECT_EQ(tessera_waits_since(waits.get(), 1), 20u);
+  EXPECT_TRUE(s.woken.empty());
+  s.Take(0, 90);
+  EXPECT_EQ(s.woken, std::vector<uint32_t>{1});
+  EXPECT_EQ(tessera_waits_count(waits.get()), 0u);
+  EXPECT_EQ(tessera_reflex_wait_send(s.get(), 1, 20, &room, &at), TESSERA_REFLEX_DONE);
+  EXPECT_EQ(room, 1u);
+  EXPECT_EQ(at, 90u) << "the move that freed the slot";
+}
+
+TEST(ReflexModel, RecvBlocksAndIsWokenByTheFlit) {
+  const TesseraShape shape = Flat(3);
+  std::unique_ptr<TesseraWaits, void (*)(TesseraWaits*)> waits(tessera_waits_new(&shape),
+                                                               tessera_waits_free);
+  Switches s(shape, kB, kHop, waits.get());
+  s.Ring({0, 1, 2});
+  EXPECT_EQ(s.Recv(2, 10), TESSERA_REFLEX_BLOCKED);
+  EXPECT_STREQ(tessera_waits_operation(waits.get(), 2), "reflex receive (inbound buffer empty)");
+  s.SendOk(0, 3, 50);
+  EXPECT_EQ(s.woken, std::vector<uint32_t>{2});
+  EXPECT_EQ(tessera_waits_count(waits.get()), 0u);
+  EXPECT_EQ(s.Take(2, 10), std::make_pair(3u, uint64_t{50 + 2 * kHop}))
+      << "woken at the flit's arrival";
+  // Another CSR ends a blocked receive (an interrupt handler ran).
+  s.Take(1, 60);
+  s.Take(0, 60);
+  EXPECT_EQ(s.Recv(1, 70), TESSERA_REFLEX_BLOCKED);
+  uint32_t result = 0;
+  uint64_t at = 0;
+  const char* error = nullptr;
+  ASSERT_EQ(
+      tessera_reflex_csr(s.get(), 1, TESSERA_CSR_REFLEX_STATUS, false, 0, 70, &result, &at, &error),
+      TESSERA_REFLEX_DONE);
+  EXPECT_EQ(result, 0u | kB << 16);
+  EXPECT_EQ(tessera_waits_count(waits.get()), 0u);
+  s.woken.clear();
+  s.SendOk(0, 4, 80);
+  EXPECT_TRUE(s.woken.empty()) << "hart 1 no longer waits";
+  // Reset forgets waits, flits and configuration.
+  EXPECT_EQ(s.Recv(2, 90), TESSERA_REFLEX_DONE);
+  EXPECT_EQ(s.Recv(2, 90), TESSERA_REFLEX_BLOCKED);
+  EXPECT_EQ(tessera_waits_count(waits.get()), 1u);
+  tessera_reflex_reset(s.get());
+  EXPECT_EQ(tessera_waits_count(waits.get()), 0u);
+  EXPECT_EQ(s.In(1), 0u);
+  EXPECT_FALSE(s.On(1));
+  EXPECT_EQ(s.Send(0, 1, 0), TESSERA_REFLEX_GUEST_ERROR) << "no next switch after reset";
+}
+
+// ---------------------------------------------------------------------------
+// A ring with no root
+// ---------------------------------------------------------------------------
+
+TEST(ReflexModel, ARingWithNoRootRefusesASendAndReportsAQueuedFlitOnce) {
+  Switches s(3);
+  s.Next(0, 1);
+  s.Next(1, 2);
+  s.Next(2, 0);
+  s.Route(1, kBoth);
+  s.Route(2, kBoth);
+  s.Route(0, kBoth);  // every switch passes on: no root
+  const char* error = nullptr;
+  EXPECT_EQ(s.Send(0, 1, 0, &error), TESSERA_REFLEX_GUEST_ERROR);
+  EXPECT_NE(error, nullptr);
+  EXPECT_EQ(s.Out(0), 0u);
+  uint32_t hart = 99;
+  EXPECT_EQ(s.TakeError(&hart), nullptr) << "refused in the sender's own CSR";
+
+  // A flit queued while the path was held, found to loop when it moves.
+  s.Route(2, kOff);
+  s.SendOk(0, 2, 0);
+  s.SendOk(0, 3, 0);
+  EXPECT_EQ(s.Out(0), 2u);
+  s.Route(2, kBoth);
+  EXPECT_NE(s.TakeError(&hart), nullptr);
+  EXPECT_EQ(hart, 0u);
+  EXPECT_EQ(s.TakeError(&hart), nullptr) << "reported once";
+  s.Route(1, kForward);  // still no root: not reported again
+  EXPECT_EQ(s.TakeError(&hart), nullptr);
+  EXPECT_EQ(s.Out(0), 2u);
+  s.Route(2, kCore);  // a root: the flits move
+  EXPECT_EQ(s.Out(0), 0u);
+  EXPECT_EQ(s.In(1), 0u) << "forwarded";
+  EXPECT_EQ(s.Take(2, 0).first, 2u);
+  EXPECT_EQ(s.Take(2, 0).first, 3u);
+}
+
+// ---------------------------------------------------------------------------
+// The CSRs
+// ---------------------------------------------------------------------------
+
+TEST(ReflexModel, TheCsrsDecodeThreadIdsAndRefuseBadAccesses) {
+  // 2 boards of 2 tiles of 2 threads: thread ids have holes.
+  const TesseraShape shape{2, 1, 2, 1, 1, 2};
+  Switches s(shape, kB, kHop, nullptr);
+  uint32_t result = 0;
+  uint64_t at = 0;
+  const char* error = nullptr;
+  auto csr = [&](uint32_t hart, uint32_t csrno, bool write, uint32_t value, uint64_t now = 0) {
+    error = nullptr;
+    return tessera_reflex_csr(s.get(), hart, csrno, write, value, now, &result, &at, &error);
+  };
+  const uint32_t last = tessera_thread_at(&shape, 7);
+  EXPECT_EQ(csr(0, TESSERA_CSR_REFLEX_NEXT, true, last), TESSERA_REFLEX_DONE);
+  EXPECT_EQ(result, kNoNext) << "the value before";
+  EXPECT_EQ(csr(0, TESSERA_CSR_REFLEX_NEXT, false, 0), TESSERA_REFLEX_DONE);
+  EXPECT_EQ(result, last) << "a read is no write of 0";
+  EXPECT_EQ(csr(0, TESSERA_CSR_REFLEX_NEXT, true, 0xdead), TESSERA_REFLEX_GUEST_ERROR);
+  EXPECT_NE(error, nullptr);
+  EXPECT_EQ(csr(0, TESSERA_CSR_REFLEX_NEXT, false, 0), TESSERA_REFLEX_DONE);
+  EXPECT_EQ(result, last) << "unchanged";
+  EXPECT_EQ(csr(0, TESSERA_CSR_REFLEX_ROUTE, true, kBoth), TESSERA_REFLEX_DONE);
+  EXPECT_EQ(result, kOff);
+  EXPECT_EQ(csr(0, TESSERA_CSR_REFLEX_ROUTE, false, 0), TESSERA_REFLEX_DONE);
+  EXPECT_EQ(result, kBoth);
+  EXPECT_EQ(csr(0, TESSERA_CSR_REFLEX_ROUTE, true, 4), TESSERA_REFLEX_GUEST_ERROR);
+  EXPECT_EQ(csr(7, TESSERA_CSR_REFLEX_ROUTE, true, kCore), TESSERA_REFLEX_DONE);
+  for (uint32_t csrno :
+       {TESSERA_CSR_REFLEX_RECV, TESSERA_CSR_REFLEX_STATUS, TESSERA_CSR_REFLEX_WAIT_SEND}) {
+    EXPECT_EQ(csr(0, csrno, true, 1), TESSERA_REFLEX_GUEST_ERROR) << std::hex << csrno;
+    EXPECT_NE(error, nullptr);
+  }
+  EXPECT_EQ(csr(0, TESSERA_CSR_REFLEX_SEND, false, 0), TESSERA_REFLEX_GUEST_ERROR);
+  EXPECT_EQ(csr(0, TESSERA_CSR_REFLEX_STATUS, false, 0), TESSERA_REFLEX_DONE);
+  EXPECT_EQ(result, 0u | kB << 16);
+  EXPECT_EQ(csr(0, TESSERA_CSR_REFLEX_SEND, true, 0x1234, 10), TESSERA_REFLEX_DONE);
+  EXPECT_EQ(result, 1u);
+  EXPECT_EQ(at, 10u);
+  EXPECT_EQ(csr(7, TESSERA_CSR_REFLEX_STATUS, false, 0), TESSERA_REFLEX_DONE);
+  EXPECT_EQ(result, 1u | kB << 16);
+  EXPECT_EQ(csr(7, TESSERA_CSR_REFLEX_RECV, false, 0, 3), TESSERA_REFLEX_DONE);
+  EXPECT_EQ(result, 0x1234u);
+  EXPECT_EQ(at, 10u + kHop);
+  EXPECT_EQ(csr(7, TESSERA_CSR_REFLEX_RECV, false, 0, 3), TESSERA_REFLEX_BLOCKED);
+  EXPECT_EQ(csr(0, TESSERA_CSR_REFLEX_WAIT_SEND, false, 0, 3), TESSERA_REFLEX_DONE);
+  EXPECT_EQ(result, kB);
+  EXPECT_EQ(csr(0, 0x815, false, 0), TESSERA_REFLEX_GUEST_ERROR) << "not a reflex CSR";
+  EXPECT_EQ(csr(8, TESSERA_CSR_REFLEX_STATUS, false, 0), TESSERA_REFLEX_GUEST_ERROR) << "no hart 8";
+}
+
+// ---------------------------------------------------------------------------
+// The reflex barrier (DESIGN 1.4) on the model
+// ---------------------------------------------------------------------------
+
+// A discrete-event schedule: every hart runs a list of operations on its
+// own clock; the hart with the smallest clock that can run goes next. A
+// blocked hart waits for the model's wake and then issues the call again.
+class Schedule {
+ public:
+  enum class Kind { kSend, kRecv, kWaitSend, kCompute, kNotified, kLeft };
+  struct Op {
+    Kind kind;
+    uint64_t arg;  // flit, cycles, or episode
+  };
+  struct Event {
+    uint64_t clock = UINT64_MAX;
+    uint64_t order = UINT64_MAX;  // position in the schedule
+  };
+
+  Schedule(uint32_t harts, uint32_t b, uint32_t hop, TesseraWaits* waits = nullptr)
+      : s(Flat(harts), b, hop, waits), b_(b), harts_(harts), hart_(harts) {}
+  Schedule(const TesseraShape& shape, uint32_t b, uint32_t hop)
+      : s(shape, b, hop, nullptr), b_(b), harts_(tessera_num_threads(&shape)), hart_(harts_) {}
+
+  uint32_t b() const { return b_; }
+  std::deque<Op>& ops(uint32_t hart) { return hart_[hart].ops; }
+  void Add(uint32_t hart, Kind kind, uint64_t arg = 0) { ops(hart).push_back(Op{kind, arg}); }
+  void SendWhenRoom(uint32_t hart, uint32_t flit) {
+    Add(hart, Kind::kWaitSend);
+    Add(hart, Kind::kSend, flit);
+  }
+  void Recvs(uint32_t hart, uint32_t n) {
+    for (uint32_t i = 0; i < n; i++) Add(hart, Kind::kRecv);
+  }
+
+  // Runs until no hart can; true if every hart finished its operations.
+  bool Run() {
+    for (;;) {
+      for (uint32_t w : s.woken) hart_[w].blocked = false;
+      s.woken.clear();
+      uint32_t next = harts_;
+      for (uint32_t i = 0; i < harts_; i++) {
+        const Hart& h = hart_[i];
+        if (!h.blocked && !h.ops.empty() && (next == harts_ || h.clock < hart_[next].clock)) {
+          next = i;
+        }
+      }
+      if (next == harts_) break;
+      Step(next);
+    }
+    return std::all_of(hart_.begin(), hart_.end(), [](const Hart& h) { return h.ops.empty(); });
+  }
+
+  uint64_t clock(uint32_t hart) const { return hart_[hart].clock; }
+  void set_clock(uint32_t hart, uint64_t clock) { hart_[hart].clock = clock; }
+  const Event& notified(uint32_t hart, uint64_t episode) const {
+    return At(hart_[hart].notified, episode);
+  }
+  const Event& left(uint32_t hart, uint64_t episode) const { return At(hart_[hart].left, episode); }
+  const std::vector<uint32_t>& received(uint32_t hart) const { return hart_[hart].received; }
+
+  Switches s;
+
+ private:
+  struct Hart {
+    std::deque<Op> ops;
+    uint64_t clock = 0;
+    bool blocked = false;
+    std::vector<Event> notified, left;
+    std::vector<uint32_t> received;
+  };
+
+  static const Event& At(const std::vector<Event>& v, uint64_t i) {
+    static const Event never;
+    return i < v.size() ? v[i] : never;
+  }
+  static void Record(std::vector<Event>& v, uint64_t i, Event e) {
+    if (v.size() <= i) v.resize(i + 1);
+    v[i] = e;
+  }
+
+  void Step(uint32_t i) {
+    Hart& h = hart_[i];
+    const Op op = h.ops.front();
+    uint64_t at = h.clock;
+    switch (op.kind) {
+      case Kind::kSend: {
+        uint32_t result = 0;
+        const char* error = nullptr;
+        ASSERT_EQ(tessera_reflex_csr(s.get(), i, TESSERA_CSR_REFLEX_SEND, true,
+                                     static_cast<uint32_t>(op.arg), h.clock, &result, &at, &error),
+                  TESSERA_REFLEX_DONE)
+            << "hart " << i << ": " << error;
+        break;
+      }
+      case Kind::kRecv:
+      case Kind::kWaitSend: {
+        uint32_t result = 0;
+        const char* error = nullptr;
+        const TesseraReflexResult r = tessera_reflex_csr(
+            s.get(), i,
+            op.kind == Kind::kRecv ? TESSERA_CSR_REFLEX_RECV : TESSERA_CSR_REFLEX_WAIT_SEND, false,
+            0, h.clock, &result, &at, &error);
+        if (r == TESSERA_REFLEX_BLOCKED) {
+          h.blocked = true;
+          return;
+        }
+        ASSERT_EQ(r, TESSERA_REFLEX_DONE) << error;
+        if (op.kind == Kind::kRecv) h.received.push_back(result);
+        break;
+      }
+      case Kind::kCompute:
+        at = h.clock + op.arg;
+        break;
+      case Kind::kNotified:
+        Record(h.notified, op.arg, Event{h.clock, order_});
+        break;
+      case Kind::kLeft:
+        Record(h.left, op.arg, Event{h.clock, order_});
+        break;
+    }
+    EXPECT_GE(at, h.clock) << "time goes backwards on hart " << i;
+    h.clock = at;
+    order_++;
+    h.ops.pop_front();
+  }
+
+  uint32_t b_, harts_;
+  std::vector<Hart> hart_;
+  uint64_t order_ = 0;
+};
+
+// The barrier's three steps for one member of a ring whose root is `root`,
+// as docs/reflex.md gives them (B = buffer flits):
+//   Init (root, once): send B.
+//   Notify: root sends 1; every other member receives B.
+//   Wait: root receives B+1, then sends B; every other member receives 1.
+void Init(Schedule& sc, uint32_t root) {
+  for (uint32_t i = 0; i < sc.b(); i++) sc.SendWhenRoom(root, 0x1000 + i);
+}
+void Notify(Schedule& sc, uint32_t hart, uint32_t root, uint64_t episode) {
+  sc.Add(hart, Schedule::Kind::kNotified, episode);
+  if (hart == root) {
+    sc.SendWhenRoom(hart, static_cast<uint32_t>(episode));
+  } else {
+    sc.Recvs(hart, sc.b());
+  }
+}
+void Wait(Schedule& sc, uint32_t hart, uint32_t root, uint64_t episode) {
+  if (hart == root) {
+    sc.Recvs(hart, sc.b() + 1);
+    for (uint32_t i = 0; i < sc.b(); i++) sc.SendWhenRoom(hart, static_cast<uint32_t>(episode));
+  } else {
+    sc.Recvs(hart, 1);
+  }
+  sc.Add(hart, Schedule::Kind::kLeft, episode);
+}
+// DESIGN 1.4's literal text: the root's Wait receives B+1, sends B+1 and
+// receives 1 more.
+void LiteralWait(Schedule& sc, uint32_t hart, uint32_t root, uint64_t episode) {
+  if (hart == root) {
+    sc.Recvs(hart, sc.b() + 1);
+    for (uint32_t i = 0; i <= sc.b(); i++) sc.SendWhenRoom(hart, static_cast<uint32_t>(episode));
+    sc.Recvs(hart, 1);
+  } else {
+    sc.Recvs(hart, 1);
+  }
+  sc.Add(hart, Schedule::Kind::kLeft, episode);
+}
+
+// No member leaves episode k before every member has notified in it: in the
+// order of the schedule and in modelled time.
+void ExpectBarrier(const Schedule& sc, const std::vector<uint32_t>& ring, uint64_t episodes) {
+  for (uint64_t k = 0; k < episodes; k++) {
+    uint64_t last_notify_order = 0, last_notify_clock = 0;
+    for (uint32_t h : ring) {
+      ASSERT_NE(sc.notified(h, k).order, UINT64_MAX) << "hart " << h << " episode " << k;
+      last_notify_order = std::max(last_notify_order, sc.notified(h, k).order);
+      last_notify_clock = std::max(last_notify_clock, sc.notified(h, k).clock);
+    }
+    for (uint32_t h : ring) {
+      ASSERT_GT(sc.left(h, k).order, last_notify_order) << "hart " << h << " episode " << k;
+      ASSERT_GE(sc.left(h, k).clock, last_notify_clock) << "hart " << h << " episode " << k;
+    }
+  }
+}
+
+std::vector<uint32_t> Members(uint32_t first, uint32_t count, uint32_t stride = 1) {
+  std::vector<uint32_t> v;
+  for (uint32_t i = 0; i < count; i++) v.push_back(first + i * stride);
+  return v;
+}
+
+TEST(ReflexBarrier, FullBarriersOnSmallRings) {
+  for (uint32_t harts : {1u, 2u, 3u, 5u}) {
+    for (uint32_t b : {1u, 2u, 4u}) {
+      Schedule sc(harts, b, kHop);
+      const std::vector<uint32_t> ring = Members(0, harts);
+      sc.s.Ring(ring);
+      Init(sc, 0);
+      constexpr uint64_t kEpisodes = 20;
+      for (uint64_t k = 0; k < kEpisodes; k++) {
+        for (uint32_t h : ring) {
+          if (h == (k % harts)) sc.Add(h, Schedule::Kind::kCompute, 50 + k);
+          Notify(sc, h, 0, k);
+          Wait(sc, h, 0, k);
+        }
+      }
+      ASSERT_TRUE(sc.Run()) << harts << " harts, B " << b << ": deadlock";
+      ExpectBarrier(sc, ring, kEpisodes);
+      for (uint32_t h : ring) EXPECT_EQ(sc.s.In(h), b) << "every buffer full between episodes";
+    }
+  }
+}
+
+// DESIGN 1.4's literal text has the root send B+1 in Wait and receive one
+// more. Every root flit reaches every other member, so each of them gets
+// B+2 flits per episode (the notify flit and B+1) but receives only B+1:
+// one flit is left over each episode. In episode 2 a non-root's Wait reads
+// that surplus flit, sent by the root in episode 1, and leaves before the
+// root has notified. docs/reflex.md cites this test.
+TEST(ReflexBarrier, LiteralDesignTextLetsAThreadLeaveBeforeTheRootNotifies) {
+  constexpr uint32_t kHarts = 4, kRoot = 0, kLate = 1000;
+  Schedule sc(kHarts, kB, kHop);
+  const std::vector<uint32_t> ring = Members(0, kHarts);
+  sc.s.Ring(ring);
+  Init(sc, kRoot);
+  for (uint64_t k = 0; k < 2; k++) {
+    for (uint32_t h : ring) {
+      if (k == 1 && h == kRoot) sc.Add(h, Schedule::Kind::kCompute, kLate);
+      Notify(sc, h, kRoot, k);
+      LiteralWait(sc, h, kRoot, k);
+    }
+  }
+  ASSERT_TRUE(sc.Run());
+  for (uint32_t h = 1; h < kHarts; h++) {
+    EXPECT_LT(sc.left(h, 1).order, sc.notified(kRoot, 1).order) << "hart " << h;
+    EXPECT_LT(sc.left(h, 1).clock, sc.notified(kRoot, 1).clock) << "hart " << h;
+    EXPECT_EQ(sc.received(h).back(), 0u) << "the flit it left on is the root's from episode 0";
+  }
+  // The corrected counts on the same schedule hold the others back.
+  Schedule fixed(kHarts, kB, kHop);
+  fixed.s.Ring(ring);
+  Init(fixed, kRoot);
+  for (uint64_t k = 0; k < 2; k++) {
+    for (uint32_t h : ring) {
+      if (k == 1 && h == kRoot) fixed.Add(h, Schedule::Kind::kCompute, kLate);
+      Notify(fixed, h, kRoot, k);
+      Wait(fixed, h, kRoot, k);
+    }
+  }
+  ASSERT_TRUE(fixed.Run());
+  ExpectBarrier(fixed, ring, 2);
+}
+
+}  // namespace
