@@ -56,9 +56,16 @@ typedef struct ReflexSwitch {
     bool error_pending; /* in the take_error queue */
     uint32_t error_next;
 
+    /* Where the head's last walk stopped (REFLEX_NONE: start again from
+     * the sender), at how many hops, with the latest credit before it. It
+     * stays right until a flit moves or a switch is configured. */
+    uint32_t walk_at;
+    uint32_t walk_hops;
+    uint64_t walk_credit;
+    uint64_t walk_changes;
+
     ReflexList holds; /* senders whose head this switch holds back */
     ReflexBlocked blocked;
-    uint64_t stamp; /* the last walk that passed this switch */
 } ReflexSwitch;
 
 struct TesseraReflex {
@@ -76,7 +83,9 @@ struct TesseraReflex {
     uint64_t *move_time; /* move k at k % B */
     ReflexList loop_held;
     uint32_t error_first, error_last;
-    uint64_t stamp;
+    /* Counts moves and configuration changes: the only events that can
+     * turn a switch off or change its credit. */
+    uint64_t changes;
 };
 
 static uint64_t reflex_max(uint64_t a, uint64_t b)
@@ -237,15 +246,26 @@ typedef enum ReflexWalk {
  * every switch on it is on, *at is the latest credit time among them.
  * HELD: *held_at is the first switch that is off (or the sender, whose next
  * switch is unset). LOOP: the path comes back to a switch it has passed.
- * O(path length): every switch is passed at most once. */
+ *
+ * O(path length). A path longer than the machine has switches has come
+ * back to one. A held head resumes where its last walk stopped if nothing
+ * has moved or been configured since: the switches before that one are
+ * still on with the same credits, so a flit held at each switch of a long
+ * ring in turn costs O(ring), not O(ring^2). */
 static ReflexWalk reflex_walk(TesseraReflex *r, uint32_t sender, uint64_t *at,
                               uint32_t *held_at)
 {
-    uint64_t stamp = ++r->stamp;
-    uint32_t s = r->sw[sender].next;
+    ReflexSwitch *from = &r->sw[sender];
+    uint32_t s = from->next;
+    uint64_t hops = 1;
 
     *at = 0;
-    r->sw[sender].stamp = stamp;
+    if (from->walk_at != REFLEX_NONE && from->walk_changes == r->changes) {
+        s = from->walk_at;
+        hops = from->walk_hops;
+        *at = from->walk_credit;
+    }
+    from->walk_at = REFLEX_NONE;
     if (s == TESSERA_REFLEX_NO_NEXT) {
         *held_at = sender;
         return REFLEX_WALK_HELD;
@@ -254,13 +274,16 @@ static ReflexWalk reflex_walk(TesseraReflex *r, uint32_t sender, uint64_t *at,
         ReflexSwitch *w = &r->sw[s];
 
         /* Back at the sender, only its core may end the path. */
-        if ((w->stamp == stamp && s != sender) ||
+        if (hops > r->num_harts ||
             (s == sender && reflex_passes_on(w->route))) {
             return REFLEX_WALK_LOOP;
         }
-        w->stamp = stamp;
         if (!reflex_on(r, s)) {
             *held_at = s;
+            from->walk_at = s;
+            from->walk_hops = (uint32_t)hops;
+            from->walk_credit = *at;
+            from->walk_changes = r->changes;
             return REFLEX_WALK_HELD;
         }
         *at = reflex_max(*at, reflex_credit(r, s));
@@ -268,6 +291,7 @@ static ReflexWalk reflex_walk(TesseraReflex *r, uint32_t sender, uint64_t *at,
             return REFLEX_WALK_MOVES;
         }
         s = w->next; /* set: a route that passes on needs a next switch */
+        hops++;
     }
 }
 
@@ -300,6 +324,7 @@ static void reflex_move_head(TesseraReflex *r, uint32_t sender, uint64_t at)
         }
         s = w->next;
     }
+    r->changes++;
     r->move_time[reflex_slot(r, sender, from->moved)] = at;
     from->moved++;
     from->out_count--;
@@ -368,6 +393,7 @@ static void reflex_reconfigured(TesseraReflex *r, uint32_t s)
 {
     uint32_t n = r->loop_held.count;
 
+    r->changes++;
     reflex_retry_held_at(r, s);
     while (n-- > 0 && r->loop_held.first != REFLEX_NONE) {
         reflex_advance(r, r->loop_held.first);
@@ -387,11 +413,12 @@ static void reflex_power_on(TesseraReflex *r)
         w->held_at = REFLEX_NONE;
         w->link_prev = w->link_next = REFLEX_NONE;
         w->error_next = REFLEX_NONE;
+        w->walk_at = REFLEX_NONE;
         reflex_list_init(&w->holds);
     }
     reflex_list_init(&r->loop_held);
     r->error_first = r->error_last = REFLEX_NONE;
-    r->stamp = 0;
+    r->changes = 0;
 }
 
 void tessera_reflex_free(TesseraReflex *r)

@@ -10,6 +10,7 @@
 #include <deque>
 #include <memory>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -461,7 +462,9 @@ TEST(ReflexModel, TheCsrsDecodeThreadIdsAndRefuseBadAccesses) {
 // blocked hart waits for the model's wake and then issues the call again.
 class Schedule {
  public:
-  enum class Kind { kSend, kRecv, kWaitSend, kCompute, kNotified, kLeft };
+  // kUntil: compute until the clock reads arg. kRoute, kNext: CSR writes
+  // (kNext: arg a thread id).
+  enum class Kind { kSend, kRecv, kWaitSend, kCompute, kUntil, kRoute, kNext, kNotified, kLeft };
   struct Op {
     Kind kind;
     uint64_t arg;  // flit, cycles, or episode
@@ -489,18 +492,22 @@ class Schedule {
 
   // Runs until no hart can; true if every hart finished its operations.
   bool Run() {
-    for (;;) {
-      for (uint32_t w : s.woken) hart_[w].blocked = false;
-      s.woken.clear();
-      uint32_t next = harts_;
-      for (uint32_t i = 0; i < harts_; i++) {
-        const Hart& h = hart_[i];
-        if (!h.blocked && !h.ops.empty() && (next == harts_ || h.clock < hart_[next].clock)) {
-          next = i;
-        }
+    std::set<std::pair<uint64_t, uint32_t>> ready;  // (clock, hart): the earliest runs
+    for (uint32_t i = 0; i < harts_; i++) {
+      if (!hart_[i].blocked && !hart_[i].ops.empty()) ready.emplace(hart_[i].clock, i);
+    }
+    while (!ready.empty()) {
+      const uint32_t i = ready.begin()->second;
+      ready.erase(ready.begin());
+      Step(i);
+      if (::testing::Test::HasFatalFailure()) return false;
+      if (!hart_[i].blocked && !hart_[i].ops.empty()) ready.emplace(hart_[i].clock, i);
+      for (uint32_t w : s.woken) {
+        EXPECT_TRUE(hart_[w].blocked) << "woke hart " << w << ", which was not blocked";
+        hart_[w].blocked = false;
+        if (!hart_[w].ops.empty()) ready.emplace(hart_[w].clock, w);
       }
-      if (next == harts_) break;
-      Step(next);
+      s.woken.clear();
     }
     return std::all_of(hart_.begin(), hart_.end(), [](const Hart& h) { return h.ops.empty(); });
   }
@@ -566,6 +573,21 @@ class Schedule {
       case Kind::kCompute:
         at = h.clock + op.arg;
         break;
+      case Kind::kUntil:
+        at = std::max(h.clock, op.arg);
+        break;
+      case Kind::kRoute:
+      case Kind::kNext: {
+        uint32_t result = 0;
+        const char* error = nullptr;
+        ASSERT_EQ(tessera_reflex_csr(
+                      s.get(), i,
+                      op.kind == Kind::kRoute ? TESSERA_CSR_REFLEX_ROUTE : TESSERA_CSR_REFLEX_NEXT,
+                      true, static_cast<uint32_t>(op.arg), h.clock, &result, &at, &error),
+                  TESSERA_REFLEX_DONE)
+            << "hart " << i << ": " << error;
+        break;
+      }
       case Kind::kNotified:
         Record(h.notified, op.arg, Event{h.clock, order_});
         break;
@@ -705,6 +727,340 @@ TEST(ReflexBarrier, LiteralDesignTextLetsAThreadLeaveBeforeTheRootNotifies) {
   }
   ASSERT_TRUE(fixed.Run());
   ExpectBarrier(fixed, ring, 2);
+}
+
+// Episodes a member has left.
+uint64_t EpisodesLeft(const Schedule& sc, uint32_t hart) {
+  uint64_t k = 0;
+  while (sc.left(hart, k).order != UINT64_MAX) k++;
+  return k;
+}
+
+// The first episode some member left before every member had notified, or
+// `episodes` if none.
+uint64_t FirstEarlyLeave(const Schedule& sc, const std::vector<uint32_t>& ring, uint64_t episodes) {
+  for (uint64_t k = 0; k < episodes; k++) {
+    uint64_t last = 0;
+    for (uint32_t h : ring) last = std::max(last, sc.notified(h, k).order);
+    for (uint32_t h : ring) {
+      if (sc.left(h, k).order != UINT64_MAX && sc.left(h, k).order < last) return k;
+    }
+  }
+  return episodes;
+}
+
+// The literal counts with nobody late: the others gain on the root, one
+// episode every B+1 (they need B+1 flits per episode and get B+2), so they
+// do not wait for it; once they stop, the root is stuck.
+TEST(ReflexBarrier, LiteralDesignTextLetsTheOthersRunAheadOfTheRoot) {
+  constexpr uint32_t kHarts = 4, kEpisodes = 40;
+  const std::vector<uint32_t> ring = Members(0, kHarts);
+  for (uint32_t b : {1u, 2u, 4u}) {
+    Schedule sc(kHarts, b, kHop);
+    sc.s.Ring(ring);
+    Init(sc, 0);
+    for (uint64_t k = 0; k < kEpisodes; k++) {
+      for (uint32_t h : ring) {
+        Notify(sc, h, 0, k);
+        LiteralWait(sc, h, 0, k);
+      }
+    }
+    EXPECT_FALSE(sc.Run()) << "B " << b << ": the root never finishes";
+    for (uint32_t h = 1; h < kHarts; h++) EXPECT_EQ(EpisodesLeft(sc, h), kEpisodes);
+    // The others' B+1 per episode come from the root's B+2 per episode.
+    EXPECT_LE(EpisodesLeft(sc, 0), kEpisodes * (b + 1) / (b + 2) + 2) << "B " << b;
+    EXPECT_EQ(FirstEarlyLeave(sc, ring, kEpisodes), 2u) << "B " << b;
+  }
+}
+
+// Full barriers of `episodes` on `ring` (ring[0] the root): before each
+// notify a member computes before(hart, k) cycles, and between notify and
+// wait between(hart, k).
+template <typename Before, typename Between>
+void AddBarriers(Schedule& sc, const std::vector<uint32_t>& ring, uint64_t episodes, Before before,
+                 Between between) {
+  const uint32_t root = ring[0];
+  Init(sc, root);
+  for (uint64_t k = 0; k < episodes; k++) {
+    for (uint32_t h : ring) {
+      if (const uint64_t c = before(h, k)) sc.Add(h, Schedule::Kind::kCompute, c);
+      Notify(sc, h, root, k);
+      if (const uint64_t c = between(h, k)) sc.Add(h, Schedule::Kind::kCompute, c);
+      Wait(sc, h, root, k);
+    }
+  }
+}
+
+uint64_t None(uint32_t, uint64_t) {
+  return 0;
+}
+
+TEST(ReflexBarrier, NoThreadLeavesBeforeEveryThreadNotifiedWithOneLateEachEpisode) {
+  constexpr uint64_t kEpisodes = 1000;
+  for (const auto& [harts, b] : {std::pair{64u, 4u}, std::pair{257u, 1u}, std::pair{5u, 2u}}) {
+    std::mt19937 rng(harts * 31 + b);
+    // The late member of each episode: the root every 4th, else any; late by 1..2000 cycles.
+    std::vector<uint32_t> late(kEpisodes);
+    std::vector<uint64_t> by(kEpisodes);
+    for (uint64_t k = 0; k < kEpisodes; k++) {
+      late[k] = k % 4 == 0 ? 0 : rng() % harts;
+      by[k] = 1 + rng() % 2000;
+    }
+    Schedule sc(harts, b, kHop);
+    const std::vector<uint32_t> ring = Members(0, harts);
+    sc.s.Ring(ring);
+    AddBarriers(
+        sc, ring, kEpisodes, [&](uint32_t h, uint64_t k) { return h == late[k] ? by[k] : 0; },
+        None);
+    ASSERT_TRUE(sc.Run()) << harts << " harts: deadlock";
+    ExpectBarrier(sc, ring, kEpisodes);
+    // The late member holds everyone: nobody leaves before its notify plus
+    // the hops from it to the root and back to them... at least its notify.
+    for (uint64_t k = 0; k < kEpisodes; k++) {
+      const uint64_t notified = sc.notified(late[k], k).clock;
+      for (uint32_t h : ring) ASSERT_GE(sc.left(h, k).clock, notified);
+    }
+  }
+}
+
+TEST(ReflexBarrier, SplitPhaseComputationBetweenNotifyAndWait) {
+  constexpr uint32_t kHarts = 16, kLong = 10000;
+  constexpr uint64_t kEpisodes = 300, kSlowEpisode = 100, kSlowHart = 6;
+  std::mt19937 rng(5);
+  std::vector<std::vector<uint64_t>> between(kHarts, std::vector<uint64_t>(kEpisodes));
+  for (auto& v : between) {
+    for (auto& c : v) c = rng() % 300;
+  }
+  between[kSlowHart][kSlowEpisode] = kLong;
+  Schedule sc(kHarts, kB, kHop);
+  const std::vector<uint32_t> ring = Members(0, kHarts);
+  sc.s.Ring(ring);
+  AddBarriers(
+      sc, ring, kEpisodes, [](uint32_t, uint64_t) { return 1000u; },
+      [&](uint32_t h, uint64_t k) { return between[h][k]; });
+  ASSERT_TRUE(sc.Run());
+  ExpectBarrier(sc, ring, kEpisodes);
+  // Notify returned at once: the slow member's long computation overlapped
+  // the barrier, so its wait costs nothing, and nobody else waited for it.
+  const uint64_t slow_notified = sc.notified(kSlowHart, kSlowEpisode).clock;
+  EXPECT_EQ(sc.left(kSlowHart, kSlowEpisode).clock, slow_notified + kLong);
+  for (uint32_t h : ring) {
+    if (h != kSlowHart) {
+      EXPECT_LT(sc.left(h, kSlowEpisode).clock, slow_notified + kLong);
+    }
+  }
+}
+
+TEST(ReflexBarrier, TwoDisjointRingsAtOnce) {
+  constexpr uint32_t kHarts = 10;
+  constexpr uint64_t kEpisodes = 300;
+  const std::vector<uint32_t> evens = {0, 2, 4, 6, 8};
+  const std::vector<uint32_t> odds = {5, 7, 9, 1, 3};  // root 5
+  auto late = [](const std::vector<uint32_t>& ring, uint32_t seed) {
+    return [ring, seed](uint32_t h, uint64_t k) -> uint64_t {
+      return h == ring[(k * seed) % ring.size()] ? 100 + (k * 37 + seed) % 900 : 0;
+    };
+  };
+  Schedule both(kHarts, kB, kHop);
+  both.s.Ring(evens);
+  both.s.Ring(odds);
+  AddBarriers(both, evens, kEpisodes, late(evens, 3), None);
+  AddBarriers(both, odds, kEpisodes, late(odds, 7), None);
+  ASSERT_TRUE(both.Run());
+  ExpectBarrier(both, evens, kEpisodes);
+  ExpectBarrier(both, odds, kEpisodes);
+  // Neither ring feels the other: each alone gives the same times.
+  Schedule alone(kHarts, kB, kHop);
+  alone.s.Ring(evens);
+  AddBarriers(alone, evens, kEpisodes, late(evens, 3), None);
+  ASSERT_TRUE(alone.Run());
+  for (uint64_t k = 0; k < kEpisodes; k++) {
+    for (uint32_t h : evens) ASSERT_EQ(both.left(h, k).clock, alone.left(h, k).clock);
+  }
+}
+
+TEST(ReflexBarrier, ARingMayStartWhileItsMembersConfigure) {
+  constexpr uint32_t kHarts = 6;
+  const TesseraShape shape{2, 1, 1, 1, 1, 4};  // 8 harts on 2 boards; the ring: 6 of them
+  Schedule sc(shape, kB, kHop);
+  const std::vector<uint32_t> ring = {0, 5, 2, 7, 4, 1};
+  ASSERT_EQ(ring.size(), kHarts);
+  std::mt19937 rng(9);
+  for (size_t i = 0; i < ring.size(); i++) {
+    const uint32_t h = ring[i];
+    sc.Add(h, Schedule::Kind::kCompute, rng() % 500);
+    sc.Add(h, Schedule::Kind::kNext, tessera_thread_at(&shape, ring[(i + 1) % ring.size()]));
+    sc.Add(h, Schedule::Kind::kRoute, i == 0 ? kCore : kBoth);
+  }
+  AddBarriers(
+      sc, ring, 50, [](uint32_t h, uint64_t k) { return (h * 7 + k * 13) % 200; }, None);
+  ASSERT_TRUE(sc.Run());
+  ExpectBarrier(sc, ring, 50);
+  EXPECT_EQ(sc.s.In(3), 0u) << "not a member";
+}
+
+// The cost rule: with simultaneous arrival at T, the member h hops after
+// the root leaves at T + h * hop and the root at T + P * hop, so one
+// barrier's completion grows by exactly one hop latency per extra hart.
+void ExpectCost(uint32_t harts, uint32_t b, uint32_t hop, uint64_t episodes) {
+  Schedule sc(harts, b, hop);
+  const std::vector<uint32_t> ring = Members(0, harts);
+  sc.s.Ring(ring);
+  Init(sc, 0);
+  const uint64_t period = (3ull * harts + 10) * hop + 10;  // the previous episode has settled
+  for (uint64_t k = 0; k < episodes; k++) {
+    for (uint32_t h : ring) {
+      sc.Add(h, Schedule::Kind::kUntil, (k + 1) * period);
+      Notify(sc, h, 0, k);
+      Wait(sc, h, 0, k);
+    }
+  }
+  ASSERT_TRUE(sc.Run()) << harts << " harts";
+  for (uint64_t k = 0; k < episodes; k++) {
+    const uint64_t t = (k + 1) * period;
+    for (uint32_t h = 1; h < harts; h++) {
+      ASSERT_EQ(sc.left(h, k).clock, t + uint64_t{h} * hop) << harts << " harts, hart " << h;
+    }
+    ASSERT_EQ(sc.left(0, k).clock, t + uint64_t{harts} * hop)
+        << harts << " harts, B " << b << ": completion";
+  }
+}
+
+TEST(ReflexBarrier, CompletionGrowsByOneHopPerExtraHart) {
+  for (uint32_t harts : {1u, 2u, 3u, 4u, 5u, 64u, 257u}) {
+    for (uint32_t b : {1u, 4u}) {
+      ExpectCost(harts, b, 1, 5);
+      ExpectCost(harts, b, kHop, 5);
+    }
+  }
+}
+
+TEST(ReflexBarrier, SixtyFiveThousandHartsCostOneHopEach) {
+  ExpectCost(65536, 4, 1, 2);
+}
+
+// What goes wrong when a step of the protocol is skipped.
+
+// The others' first Notify waits for B flits that only Init provides.
+TEST(ReflexBarrierSkipped, WithoutInitTheFirstNotifyDeadlocks) {
+  constexpr uint32_t kHarts = 5;
+  Schedule sc(kHarts, kB, kHop);
+  const std::vector<uint32_t> ring = Members(0, kHarts);
+  sc.s.Ring(ring);
+  for (uint32_t h : ring) {
+    Notify(sc, h, 0, 0);
+    Wait(sc, h, 0, 0);
+  }
+  EXPECT_FALSE(sc.Run());
+  for (uint32_t h : ring) EXPECT_EQ(EpisodesLeft(sc, h), 0u);
+  for (uint32_t h = 1; h < kHarts; h++) {
+    EXPECT_EQ(sc.received(h).size(), 1u) << "only the notify flit came";
+  }
+}
+
+// The root's B sends at the end of Wait refill the others for the next
+// Notify; without them the next episode deadlocks.
+TEST(ReflexBarrierSkipped, WithoutTheRootsWaitSendsTheNextNotifyDeadlocks) {
+  constexpr uint32_t kHarts = 5;
+  Schedule sc(kHarts, kB, kHop);
+  const std::vector<uint32_t> ring = Members(0, kHarts);
+  sc.s.Ring(ring);
+  Init(sc, 0);
+  for (uint64_t k = 0; k < 2; k++) {
+    for (uint32_t h : ring) {
+      Notify(sc, h, 0, k);
+      if (h == 0) {
+        sc.Recvs(h, kB + 1);
+        sc.Add(h, Schedule::Kind::kLeft, k);
+      } else {
+        Wait(sc, h, 0, k);
+      }
+    }
+  }
+  EXPECT_FALSE(sc.Run());
+  for (uint32_t h : ring) EXPECT_EQ(EpisodesLeft(sc, h), 1u) << "hart " << h;
+}
+
+// A member that receives fewer than B in Notify finds a flit of the
+// previous episode in its Wait and leaves before the others notify.
+TEST(ReflexBarrierSkipped, AMemberThatReceivesTooFewInNotifyLeavesEarly) {
+  constexpr uint32_t kHarts = 5, kShort = 3;
+  Schedule sc(kHarts, kB, kHop);
+  const std::vector<uint32_t> ring = Members(0, kHarts);
+  sc.s.Ring(ring);
+  Init(sc, 0);
+  for (uint32_t h : ring) {
+    if (h == 4) sc.Add(h, Schedule::Kind::kCompute, 500);  // late
+    if (h == kShort) {
+      sc.Add(h, Schedule::Kind::kNotified, 0);
+      sc.Recvs(h, kB - 1);
+    } else {
+      Notify(sc, h, 0, 0);
+    }
+    Wait(sc, h, 0, 0);
+  }
+  sc.Run();
+  EXPECT_LT(sc.left(kShort, 0).order, sc.notified(4, 0).order);
+  EXPECT_LT(sc.left(kShort, 0).clock, sc.notified(4, 0).clock);
+}
+
+// A root that receives only B in Wait reads the flits of the previous
+// episode, not its notify flit come round: it leaves at once.
+TEST(ReflexBarrierSkipped, ARootThatReceivesOnlyBInWaitLeavesEarly) {
+  constexpr uint32_t kHarts = 5;
+  Schedule sc(kHarts, kB, kHop);
+  const std::vector<uint32_t> ring = Members(0, kHarts);
+  sc.s.Ring(ring);
+  Init(sc, 0);
+  for (uint32_t h : ring) {
+    if (h == 2) sc.Add(h, Schedule::Kind::kCompute, 500);  // late
+    Notify(sc, h, 0, 0);
+    if (h == 0) {
+      sc.Recvs(h, kB);
+      sc.Add(h, Schedule::Kind::kLeft, 0);
+    } else {
+      Wait(sc, h, 0, 0);
+    }
+  }
+  sc.Run();
+  EXPECT_LT(sc.left(0, 0).order, sc.notified(2, 0).order);
+  EXPECT_LT(sc.left(0, 0).clock, sc.notified(2, 0).clock);
+}
+
+// A ring whose root also passes flits on has no root: the root's sends are
+// refused, so Init cannot even start.
+TEST(ReflexBarrierSkipped, ARingWithoutARootRefusesInit) {
+  Switches s(4);
+  s.Ring({0, 1, 2, 3});
+  s.Route(0, kBoth);
+  const char* error = nullptr;
+  EXPECT_EQ(s.Send(0, 1, 0, &error), TESSERA_REFLEX_GUEST_ERROR);
+  EXPECT_NE(error, nullptr);
+}
+
+// B = 1: a root that sends without waiting for room finds its outbound
+// buffer still holding the last Wait flit (a member has not yet read the
+// notify flit ahead of it): the send is refused.
+TEST(ReflexBarrierSkipped, ARootThatSendsWithoutWaitSendIsRefused) {
+  Switches s(3, 1, kHop);
+  s.Ring({0, 1, 2});
+  s.SendOk(0, 0, 0);  // Init: fills 1, 2 and 0
+  // Episode 0.
+  s.SendOk(0, 1, 10);  // notify: held by the full root
+  s.Take(1, 10);
+  s.Take(2, 10);
+  s.Take(0, 10);       // the Init flit; the notify flit moves
+  s.Take(0, 10);       // the notify flit back: B + 1
+  s.Take(1, 20);       // hart 1 leaves; hart 2 has not read the notify flit yet
+  s.SendOk(0, 2, 30);  // Wait's B sends: held by hart 2
+  const char* error = nullptr;
+  EXPECT_EQ(s.Send(0, 3, 40, &error), TESSERA_REFLEX_GUEST_ERROR) << "episode 1's notify";
+  uint32_t room = 0;
+  uint64_t at = 0;
+  EXPECT_EQ(tessera_reflex_wait_send(s.get(), 0, 40, &room, &at), TESSERA_REFLEX_BLOCKED);
+  s.Take(2, 50);
+  EXPECT_EQ(tessera_reflex_wait_send(s.get(), 0, 40, &room, &at), TESSERA_REFLEX_DONE);
+  EXPECT_EQ(at, 50u) << "the read that let the Wait flit move";
 }
 
 }  // namespace
