@@ -30,10 +30,17 @@ typedef enum ReflexBlocked {
     REFLEX_BLOCKED_WAIT_SEND,
 } ReflexBlocked;
 
-/* An intrusive list of harts, linked through ReflexSwitch.link_*. */
+/* Intrusive lists of harts, linked through ReflexSwitch.link[by]: by
+ * holder (the switch holding the head back) and all held heads. */
 typedef struct ReflexList {
     uint32_t first, last, count;
 } ReflexList;
+
+typedef struct ReflexLink {
+    uint32_t prev, next;
+} ReflexLink;
+
+enum { REFLEX_BY_HOLDER, REFLEX_BY_ALL };
 
 typedef struct ReflexSwitch {
     uint32_t route;
@@ -49,9 +56,9 @@ typedef struct ReflexSwitch {
     uint64_t sent, moved;
 
     /* The switch holding this hart's head back (REFLEX_NONE if the head is
-     * not held or there is none), and the list it is filed in. */
+     * not held or there is none; REFLEX_HELD_BY_LOOP). */
     uint32_t held_at;
-    uint32_t link_prev, link_next;
+    ReflexLink link[2];
     bool loop_reported; /* the head's ring with no root was reported */
     bool error_pending; /* in the take_error queue */
     uint32_t error_next;
@@ -81,7 +88,7 @@ struct TesseraReflex {
     uint32_t *out_flit;
     uint64_t *out_sent;
     uint64_t *move_time; /* move k at k % B */
-    ReflexList loop_held;
+    ReflexList held; /* every sender whose head is held */
     uint32_t error_first, error_last;
     /* Counts moves and configuration changes: the only events that can
      * turn a switch off or change its credit. */
@@ -130,36 +137,38 @@ static uint64_t reflex_credit(const TesseraReflex *r, uint32_t s)
 
 /* ---- lists ------------------------------------------------------------ */
 
-static void reflex_list_append(TesseraReflex *r, ReflexList *l, uint32_t h)
+static void reflex_list_append(TesseraReflex *r, ReflexList *l, int by,
+                               uint32_t h)
 {
-    ReflexSwitch *w = &r->sw[h];
+    ReflexLink *k = &r->sw[h].link[by];
 
-    w->link_prev = l->last;
-    w->link_next = REFLEX_NONE;
+    k->prev = l->last;
+    k->next = REFLEX_NONE;
     if (l->last == REFLEX_NONE) {
         l->first = h;
     } else {
-        r->sw[l->last].link_next = h;
+        r->sw[l->last].link[by].next = h;
     }
     l->last = h;
     l->count++;
 }
 
-static void reflex_list_remove(TesseraReflex *r, ReflexList *l, uint32_t h)
+static void reflex_list_remove(TesseraReflex *r, ReflexList *l, int by,
+                               uint32_t h)
 {
-    ReflexSwitch *w = &r->sw[h];
+    ReflexLink *k = &r->sw[h].link[by];
 
-    if (w->link_prev == REFLEX_NONE) {
-        l->first = w->link_next;
+    if (k->prev == REFLEX_NONE) {
+        l->first = k->next;
     } else {
-        r->sw[w->link_prev].link_next = w->link_next;
+        r->sw[k->prev].link[by].next = k->next;
     }
-    if (w->link_next == REFLEX_NONE) {
-        l->last = w->link_prev;
+    if (k->next == REFLEX_NONE) {
+        l->last = k->prev;
     } else {
-        r->sw[w->link_next].link_prev = w->link_prev;
+        r->sw[k->next].link[by].prev = k->prev;
     }
-    w->link_prev = w->link_next = REFLEX_NONE;
+    k->prev = k->next = REFLEX_NONE;
     l->count--;
 }
 
@@ -169,26 +178,28 @@ static void reflex_list_init(ReflexList *l)
     l->count = 0;
 }
 
-static ReflexList *reflex_holder_list(TesseraReflex *r, uint32_t held_at)
-{
-    return held_at == REFLEX_HELD_BY_LOOP ? &r->loop_held
-                                          : &r->sw[held_at].holds;
-}
-
 static void reflex_unhold(TesseraReflex *r, uint32_t sender)
 {
     ReflexSwitch *w = &r->sw[sender];
 
-    if (w->held_at != REFLEX_NONE) {
-        reflex_list_remove(r, reflex_holder_list(r, w->held_at), sender);
-        w->held_at = REFLEX_NONE;
+    if (w->held_at == REFLEX_NONE) {
+        return;
     }
+    if (w->held_at != REFLEX_HELD_BY_LOOP) {
+        reflex_list_remove(r, &r->sw[w->held_at].holds, REFLEX_BY_HOLDER,
+                           sender);
+    }
+    reflex_list_remove(r, &r->held, REFLEX_BY_ALL, sender);
+    w->held_at = REFLEX_NONE;
 }
 
 static void reflex_hold(TesseraReflex *r, uint32_t sender, uint32_t held_at)
 {
     r->sw[sender].held_at = held_at;
-    reflex_list_append(r, reflex_holder_list(r, held_at), sender);
+    if (held_at != REFLEX_HELD_BY_LOOP) {
+        reflex_list_append(r, &r->sw[held_at].holds, REFLEX_BY_HOLDER, sender);
+    }
+    reflex_list_append(r, &r->held, REFLEX_BY_ALL, sender);
 }
 
 /* ---- waits ------------------------------------------------------------ */
@@ -387,16 +398,27 @@ static void reflex_retry_held_at(TesseraReflex *r, uint32_t s)
     }
 }
 
-/* A route or next switch changed: paths changed, so heads held by a ring
- * with no root try again too. */
+/* Switch s was configured: paths changed, so every held head tries again,
+ * those s holds first. Their walks stopped at s, so the switches before it
+ * are as they were: their walks resume there (except s's own head, whose
+ * path starts at s). O(held heads x path) per
+ * configuration, which is rare. */
 static void reflex_reconfigured(TesseraReflex *r, uint32_t s)
 {
-    uint32_t n = r->loop_held.count;
+    uint32_t n;
 
+    for (uint32_t h = r->sw[s].holds.first; h != REFLEX_NONE;
+         h = r->sw[h].link[REFLEX_BY_HOLDER].next) {
+        /* Not s's own head: its path starts at s's next switch. */
+        if (h != s && r->sw[h].walk_changes == r->changes) {
+            r->sw[h].walk_changes = r->changes + 1;
+        }
+    }
     r->changes++;
     reflex_retry_held_at(r, s);
-    while (n-- > 0 && r->loop_held.first != REFLEX_NONE) {
-        reflex_advance(r, r->loop_held.first);
+    n = r->held.count;
+    while (n-- > 0 && r->held.first != REFLEX_NONE) {
+        reflex_advance(r, r->held.first);
     }
 }
 
@@ -411,12 +433,15 @@ static void reflex_power_on(TesseraReflex *r)
         w->route = TESSERA_REFLEX_ROUTE_OFF;
         w->next = TESSERA_REFLEX_NO_NEXT;
         w->held_at = REFLEX_NONE;
-        w->link_prev = w->link_next = REFLEX_NONE;
+        w->link[REFLEX_BY_HOLDER].prev = w->link[REFLEX_BY_HOLDER].next =
+            REFLEX_NONE;
+        w->link[REFLEX_BY_ALL].prev = w->link[REFLEX_BY_ALL].next =
+            REFLEX_NONE;
         w->error_next = REFLEX_NONE;
         w->walk_at = REFLEX_NONE;
         reflex_list_init(&w->holds);
     }
-    reflex_list_init(&r->loop_held);
+    reflex_list_init(&r->held);
     r->error_first = r->error_last = REFLEX_NONE;
     r->changes = 0;
 }

@@ -237,6 +237,34 @@ TEST(ReflexModel, AnOffSwitchHoldsFlitsUntilItIsConfigured) {
   EXPECT_EQ(s.Take(2, 0).first, 2u);
 }
 
+// Found by the fuzzer: a head held by its own (OFF) switch must follow the
+// sender's new next switch, though the switch holding it was the one
+// configured.
+TEST(ReflexModel, AHeldHeadFollowsItsSendersNewNextSwitch) {
+  Switches s(3, 2, 1);
+  s.Next(1, 1);
+  s.SendOk(1, 8, 0);  // path: 1 (itself, OFF): held
+  s.Route(0, kCore);
+  EXPECT_EQ(s.Out(1), 1u);
+  s.Next(1, 0);
+  EXPECT_EQ(s.Out(1), 0u);
+  EXPECT_EQ(s.Take(0, 0), std::make_pair(8u, uint64_t{1}));
+}
+
+// A flit held far along a ring moves as soon as a switch before the one
+// holding it becomes the root.
+TEST(ReflexModel, AHeldHeadFollowsARouteChangedBeforeTheSwitchHoldingIt) {
+  Switches s(4);
+  s.Ring({0, 1, 2, 3});
+  s.Route(3, kOff);
+  s.SendOk(0, 5, 0);  // held by 3
+  EXPECT_EQ(s.Out(0), 1u);
+  s.Route(1, kCore);  // the path now ends at 1
+  EXPECT_EQ(s.Out(0), 0u);
+  EXPECT_EQ(s.Take(1, 0).first, 5u);
+  EXPECT_EQ(s.In(2), 0u);
+}
+
 // ---------------------------------------------------------------------------
 // Credits
 // ---------------------------------------------------------------------------

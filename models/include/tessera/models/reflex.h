@@ -24,9 +24,9 @@
  * says deliver-and-stop (CORE), pass (FORWARD) or deliver-and-pass (BOTH);
  * an OFF switch holds the flit back. The path is walked each time the flit
  * tries to move, so it follows the routes of that moment. A held flit
- * tries again when the switch holding it turns on or is configured (held
- * by a ring with no root: when any switch is configured). Flits queued
- * before their sender's next switch was unset wait for a new one.
+ * tries again when the switch holding it turns on, and whenever any switch
+ * is configured. Flits queued before their sender's next switch was unset
+ * wait for a new one.
  *
  * Bad configuration, each a guest error with a defined outcome:
  *  - a route that passes flits on (FORWARD, BOTH) while the switch has no
