@@ -46,13 +46,13 @@ typedef struct ReflexSwitch {
     uint32_t route;
     uint32_t next; /* dense index or TESSERA_REFLEX_NO_NEXT */
 
-    /* Inbound: in_count flits from in_head; delivered and read count every
-     * flit ever, so that flit k uses the slot read k - B freed. */
-    uint32_t in_head, in_count;
+    /* Inbound: in_count flits; delivered and reads count every flit ever
+     * (flit k is at slot k % B, and uses the slot read k - B freed). */
+    uint32_t in_count;
     uint64_t delivered, reads;
 
-    /* Outbound: out_count flits from out_head; sent and moved likewise. */
-    uint32_t out_head, out_count;
+    /* Outbound: out_count flits; sent and moved likewise. */
+    uint32_t out_count;
     uint64_t sent, moved;
 
     /* The switch holding this hart's head back (REFLEX_NONE if the head is
