@@ -522,18 +522,27 @@ static bool reflex_bad_hart(const TesseraReflex *r, uint32_t h,
     return true;
 }
 
+/* The switch of hart h, about to be configured, or NULL (no such hart). */
+static ReflexSwitch *reflex_configuring(TesseraReflex *r, uint32_t h,
+                                        const char **error)
+{
+    if (reflex_bad_hart(r, h, error)) {
+        return NULL;
+    }
+    reflex_begin(r, h, REFLEX_BLOCKED_NONE);
+    return &r->sw[h];
+}
+
 TesseraReflexResult tessera_reflex_set_route(TesseraReflex *r,
                                              uint32_t hart_index,
                                              uint32_t route,
                                              const char **error)
 {
-    ReflexSwitch *w;
+    ReflexSwitch *w = reflex_configuring(r, hart_index, error);
 
-    if (reflex_bad_hart(r, hart_index, error)) {
+    if (w == NULL) {
         return TESSERA_REFLEX_GUEST_ERROR;
     }
-    reflex_begin(r, hart_index, REFLEX_BLOCKED_NONE);
-    w = &r->sw[hart_index];
     if (route > TESSERA_REFLEX_ROUTE_BOTH) {
         *error = "reflex: no such route (above TESSERA_REFLEX_ROUTE_BOTH)";
         return TESSERA_REFLEX_GUEST_ERROR;
@@ -555,13 +564,11 @@ TesseraReflexResult tessera_reflex_set_next(TesseraReflex *r,
                                             uint32_t next_index,
                                             const char **error)
 {
-    ReflexSwitch *w;
+    ReflexSwitch *w = reflex_configuring(r, hart_index, error);
 
-    if (reflex_bad_hart(r, hart_index, error)) {
+    if (w == NULL) {
         return TESSERA_REFLEX_GUEST_ERROR;
     }
-    reflex_begin(r, hart_index, REFLEX_BLOCKED_NONE);
-    w = &r->sw[hart_index];
     if (next_index != TESSERA_REFLEX_NO_NEXT && next_index >= r->num_harts) {
         *error = "reflex: the next switch is no hart of the machine";
         return TESSERA_REFLEX_GUEST_ERROR;

@@ -96,6 +96,25 @@ class Switches {
     EXPECT_EQ(Recv(hart, now, &flit, &at), TESSERA_REFLEX_DONE) << "hart " << hart;
     return {flit, at};
   }
+  // One CSR: what it reads (0 on BLOCKED and errors) in *result.
+  TesseraReflexResult Csr(uint32_t hart, uint32_t csrno, bool write, uint32_t value, uint64_t now,
+                          uint32_t* result, uint64_t* at = nullptr, const char** error = nullptr) {
+    uint64_t t = 0;
+    const char* e = nullptr;
+    const TesseraReflexResult res =
+        tessera_reflex_csr(r_, hart, csrno, write, value, now, result, &t, &e);
+    if (at) *at = t;
+    if (error) *error = e;
+    return res;
+  }
+  // A read that must complete; returns what it reads.
+  uint32_t ReadCsr(uint32_t hart, uint32_t csrno) {
+    uint32_t result = 0;
+    const char* error = nullptr;
+    EXPECT_EQ(Csr(hart, csrno, false, 0, 0, &result, nullptr, &error), TESSERA_REFLEX_DONE)
+        << error;
+    return result;
+  }
   uint32_t In(uint32_t hart) const { return tessera_reflex_inbound(r_, hart); }
   uint32_t Out(uint32_t hart) const { return tessera_reflex_outbound(r_, hart); }
   bool On(uint32_t hart) const { return tessera_reflex_switch_on(r_, hart); }
@@ -157,19 +176,11 @@ TEST(ReflexModel, AnOpenRingIsRefusedAndTheSwitchKeepsItsConfiguration) {
   error = nullptr;
   EXPECT_EQ(tessera_reflex_set_next(s.get(), 1, kNoNext, &error), TESSERA_REFLEX_GUEST_ERROR);
   EXPECT_NE(error, nullptr);
-  uint32_t result = 0;
-  uint64_t at = 0;
-  ASSERT_EQ(
-      tessera_reflex_csr(s.get(), 1, TESSERA_CSR_REFLEX_NEXT, false, 0, 0, &result, &at, &error),
-      TESSERA_REFLEX_DONE);
-  EXPECT_EQ(result, 2u) << "kept its next switch";
+  EXPECT_EQ(s.ReadCsr(1, TESSERA_CSR_REFLEX_NEXT), 2u) << "kept its next switch";
   EXPECT_EQ(tessera_reflex_set_route(s.get(), 1, kBoth + 1, &error), TESSERA_REFLEX_GUEST_ERROR);
   EXPECT_EQ(tessera_reflex_set_next(s.get(), 1, 3, &error), TESSERA_REFLEX_GUEST_ERROR)
       << "no hart 3";
-  ASSERT_EQ(
-      tessera_reflex_csr(s.get(), 1, TESSERA_CSR_REFLEX_ROUTE, false, 0, 0, &result, &at, &error),
-      TESSERA_REFLEX_DONE);
-  EXPECT_EQ(result, kBoth);
+  EXPECT_EQ(s.ReadCsr(1, TESSERA_CSR_REFLEX_ROUTE), kBoth);
   // Once the route passes nothing on, the next switch may go.
   s.Route(1, kCore);
   s.Next(1, kNoNext);
@@ -316,10 +327,7 @@ TEST(ReflexModel, ASendIntoAFullOutboundBufferIsRefused) {
   EXPECT_NE(error, nullptr);
   EXPECT_EQ(s.Out(0), kB);
   uint32_t result = 5;
-  uint64_t at = 0;
-  EXPECT_EQ(
-      tessera_reflex_csr(s.get(), 0, TESSERA_CSR_REFLEX_SEND, true, 99, 7, &result, &at, &error),
-      TESSERA_REFLEX_GUEST_ERROR);
+  EXPECT_EQ(s.Csr(0, TESSERA_CSR_REFLEX_SEND, true, 99, 7, &result), TESSERA_REFLEX_GUEST_ERROR);
   EXPECT_EQ(result, 0u) << "REFLEX_SEND reads 0";
   s.Route(1, kCore);
   EXPECT_EQ(s.In(1), kB);
@@ -368,13 +376,7 @@ TEST(ReflexModel, RecvBlocksAndIsWokenByTheFlit) {
   s.Take(1, 60);
   s.Take(0, 60);
   EXPECT_EQ(s.Recv(1, 70), TESSERA_REFLEX_BLOCKED);
-  uint32_t result = 0;
-  uint64_t at = 0;
-  const char* error = nullptr;
-  ASSERT_EQ(
-      tessera_reflex_csr(s.get(), 1, TESSERA_CSR_REFLEX_STATUS, false, 0, 70, &result, &at, &error),
-      TESSERA_REFLEX_DONE);
-  EXPECT_EQ(result, 0u | kB << 16);
+  EXPECT_EQ(s.ReadCsr(1, TESSERA_CSR_REFLEX_STATUS), 0u | kB << 16);
   EXPECT_EQ(tessera_waits_count(waits.get()), 0u);
   s.woken.clear();
   s.SendOk(0, 4, 80);
@@ -717,25 +719,34 @@ TEST(ReflexBarrier, FullBarriersOnSmallRings) {
   }
 }
 
+// Two full barriers on a ring of 4 with the root late in the second
+// (episode 1, counting from 0), with the given Wait.
+template <typename WaitStep>
+void RootLateInEpisode1(Schedule& sc, const std::vector<uint32_t>& ring, WaitStep wait) {
+  constexpr uint32_t kLate = 1000;
+  const uint32_t root = ring[0];
+  sc.s.Ring(ring);
+  Init(sc, root);
+  for (uint64_t k = 0; k < 2; k++) {
+    for (uint32_t h : ring) {
+      if (k == 1 && h == root) sc.Add(h, Schedule::Kind::kCompute, kLate);
+      Notify(sc, h, root, k);
+      wait(sc, h, root, k);
+    }
+  }
+}
+
 // DESIGN 1.4's literal text has the root send B+1 in Wait and receive one
 // more. Every root flit reaches every other member, so each of them gets
 // B+2 flits per episode (the notify flit and B+1) but receives only B+1:
-// one flit is left over each episode. In episode 2 a non-root's Wait reads
-// that surplus flit, sent by the root in episode 1, and leaves before the
+// one flit is left over each episode. In episode 1 a non-root's Wait reads
+// that surplus flit, sent by the root in episode 0, and leaves before the
 // root has notified. docs/reflex.md cites this test.
 TEST(ReflexBarrier, LiteralDesignTextLetsAThreadLeaveBeforeTheRootNotifies) {
-  constexpr uint32_t kHarts = 4, kRoot = 0, kLate = 1000;
-  Schedule sc(kHarts, kB, kHop);
+  constexpr uint32_t kHarts = 4, kRoot = 0;
   const std::vector<uint32_t> ring = Members(0, kHarts);
-  sc.s.Ring(ring);
-  Init(sc, kRoot);
-  for (uint64_t k = 0; k < 2; k++) {
-    for (uint32_t h : ring) {
-      if (k == 1 && h == kRoot) sc.Add(h, Schedule::Kind::kCompute, kLate);
-      Notify(sc, h, kRoot, k);
-      LiteralWait(sc, h, kRoot, k);
-    }
-  }
+  Schedule sc(kHarts, kB, kHop);
+  RootLateInEpisode1(sc, ring, LiteralWait);
   ASSERT_TRUE(sc.Run());
   for (uint32_t h = 1; h < kHarts; h++) {
     EXPECT_LT(sc.left(h, 1).order, sc.notified(kRoot, 1).order) << "hart " << h;
@@ -744,15 +755,7 @@ TEST(ReflexBarrier, LiteralDesignTextLetsAThreadLeaveBeforeTheRootNotifies) {
   }
   // The corrected counts on the same schedule hold the others back.
   Schedule fixed(kHarts, kB, kHop);
-  fixed.s.Ring(ring);
-  Init(fixed, kRoot);
-  for (uint64_t k = 0; k < 2; k++) {
-    for (uint32_t h : ring) {
-      if (k == 1 && h == kRoot) fixed.Add(h, Schedule::Kind::kCompute, kLate);
-      Notify(fixed, h, kRoot, k);
-      Wait(fixed, h, kRoot, k);
-    }
-  }
+  RootLateInEpisode1(fixed, ring, Wait);
   ASSERT_TRUE(fixed.Run());
   ExpectBarrier(fixed, ring, 2);
 }
