@@ -20,7 +20,9 @@ struct LogLine {
   bool operator==(const LogLine&) const = default;
 };
 
-void PrintTo(const LogLine& l, std::ostream* os) { *os << l.hart << ": " << l.text; }
+void PrintTo(const LogLine& l, std::ostream* os) {
+  *os << l.hart << ": " << l.text;
+}
 
 class Ctl {
  public:
@@ -51,8 +53,8 @@ class Ctl {
   };
   Answer Csr(uint32_t hart, uint32_t csr, uint32_t value, uint64_t now) {
     Answer a{};
-    a.result = tessera_barrier_ctl_csr(ctl_, hart, csr, value, now, &a.value, &a.resume_at,
-                                       &a.error);
+    a.result =
+        tessera_barrier_ctl_csr(ctl_, hart, csr, value, now, &a.value, &a.resume_at, &a.error);
     return a;
   }
   Answer Enter(uint32_t hart, uint32_t uid, uint32_t count, uint64_t now) {
@@ -121,8 +123,8 @@ TEST(BarrierCtlModel, ReleaseCyclesFollowTheRuleForRandomArrivals) {
   std::mt19937 engine(1234);
   auto rng = [&engine] { return static_cast<uint32_t>(engine()); };
   for (int trial = 0; trial < 500; trial++) {
-    const TesseraShape shape{1u + rng() % 3, 1u + rng() % 3, 1u << (rng() % 3), 1u << (rng() % 3),
-                             1u << (rng() % 2), 1u << (rng() % 3)};
+    const TesseraShape shape{1u + rng() % 3,    1u + rng() % 3,    1u << (rng() % 3),
+                             1u << (rng() % 3), 1u << (rng() % 2), 1u << (rng() % 3)};
     const uint32_t tile_hop = rng() % 10, board_hop = rng() % 300;
     const uint32_t at_x = rng() % (shape.boards_x * shape.tiles_x);
     const uint32_t at_y = rng() % (shape.boards_y * shape.tiles_y);
@@ -242,9 +244,8 @@ TEST(BarrierCtlModel, ManyUidsAtOnceReleaseIndependently) {
     const auto a = ctl.Enter(2 * u + 1, uid_of(u), 2, 1000);
     ASSERT_EQ(a.result, TESSERA_BARRIER_CTL_DONE);
     ASSERT_EQ(ctl.woken, std::vector<uint32_t>{2 * u});
-    const uint64_t overflow =
-        std::max(uint64_t{u} + tessera_barrier_ctl_latency(ctl.get(), 2 * u),
-                 1000 + tessera_barrier_ctl_latency(ctl.get(), 2 * u + 1));
+    const uint64_t overflow = std::max(uint64_t{u} + tessera_barrier_ctl_latency(ctl.get(), 2 * u),
+                                       1000 + tessera_barrier_ctl_latency(ctl.get(), 2 * u + 1));
     EXPECT_EQ(a.resume_at, overflow + tessera_barrier_ctl_latency(ctl.get(), 2 * u + 1));
     EXPECT_EQ(ctl.Enter(2 * u, uid_of(u), 2, u).resume_at,
               overflow + tessera_barrier_ctl_latency(ctl.get(), 2 * u));

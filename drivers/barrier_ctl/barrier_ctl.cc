@@ -34,8 +34,7 @@ Status BarrierController::set_count(uint32_t uid, uint32_t count, uint32_t* prev
   if (uid > kMaxUid || count > kMaxCount) {
     return Status::InvalidArgument();
   }
-  const uint32_t old =
-      hal::csr_swap<TESSERA_CSR_BARRIER_COUNT>(TESSERA_BARRIER_VALUE(uid, count));
+  const uint32_t old = hal::csr_swap<TESSERA_CSR_BARRIER_COUNT>(TESSERA_BARRIER_VALUE(uid, count));
   if (previous != nullptr) {
     *previous = old;
   }

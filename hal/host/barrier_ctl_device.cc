@@ -30,10 +30,9 @@ BarrierCtlDevice::BarrierCtlDevice(Machine& machine, const MachineParams& params
   host.log = &BarrierCtlDevice::log_line;
   model_ = tessera_barrier_ctl_new(&config, &host);
   if (model_ == nullptr) {
-    throw std::invalid_argument("tessera host: the barrier controller's tile (" +
-                                std::to_string(params.barrier_tile_x) + ", " +
-                                std::to_string(params.barrier_tile_y) +
-                                ") is outside the global tile grid");
+    throw std::invalid_argument(
+        "tessera host: the barrier controller's tile (" + std::to_string(params.barrier_tile_x) +
+        ", " + std::to_string(params.barrier_tile_y) + ") is outside the global tile grid");
   }
 }
 

@@ -26,7 +26,7 @@ uint32_t Enter(uint32_t uid, uint32_t count) {
 }
 
 TEST(HostBarrierCtl, FourThreadsResumeAtTheRuleAndLogTheExchange) {
-  Machine machine(kFourTiles);  // controller at (0,0), 4 cycles a tile hop
+  Machine machine(kFourTiles);                    // controller at (0,0), 4 cycles a tile hop
   const std::vector<uint32_t> order{2, 0, 3, 1};  // tiles (0,1), (0,0), (1,1), (1,0)
   const std::array<uint64_t, 4> lat{0, 4, 4, 8};  // by thread id
   const std::array<uint64_t, 4> delay{400, 100, 300, 200};
@@ -60,8 +60,8 @@ TEST(HostBarrierCtl, FourThreadsResumeAtTheRuleAndLogTheExchange) {
     expected.push_back({id, "RESULT 0"});
   }
   for (uint32_t id : order) {
-    expected.push_back({id, "WRITE " + std::to_string(src[id]) + " " + position[id] +
-                                " 255 0 1 131076"});
+    expected.push_back(
+        {id, "WRITE " + std::to_string(src[id]) + " " + position[id] + " 255 0 1 131076"});
   }
   for (uint32_t id : order) {
     expected.push_back({id, "SYNC " + std::to_string(overflow + lat[id])});

@@ -59,7 +59,9 @@ class Scenario {
     const TesseraBarrierCtlConfig config{shape, tile_hop, board_hop, at_x, at_y, waits_};
     TesseraBarrierCtlHost host{};
     host.opaque = this;
-    host.wake = [](void* self, uint32_t hart) { static_cast<Scenario*>(self)->woken_.push_back(hart); };
+    host.wake = [](void* self, uint32_t hart) {
+      static_cast<Scenario*>(self)->woken_.push_back(hart);
+    };
     host.log = [](void* self, uint32_t, const char* line) {
       static_cast<Scenario*>(self)->log_.emplace_back(line);
     };
@@ -85,9 +87,9 @@ class Scenario {
     uint32_t result = 0;
     uint64_t at = 0;
     const char* error = nullptr;
-    const auto r = tessera_barrier_ctl_csr(ctl_, hart, TESSERA_CSR_BARRIER_COUNT,
-                                           TESSERA_BARRIER_VALUE(uid, count), now, &result, &at,
-                                           &error);
+    const auto r =
+        tessera_barrier_ctl_csr(ctl_, hart, TESSERA_CSR_BARRIER_COUNT,
+                                TESSERA_BARRIER_VALUE(uid, count), now, &result, &at, &error);
     FUZZ_CHECK(r == TESSERA_BARRIER_CTL_DONE, "COUNT did not complete");
     if (hart >= num_harts_) {
       FUZZ_CHECK(error != nullptr, "COUNT by no hart accepted");
@@ -110,8 +112,8 @@ class Scenario {
     const char* error = nullptr;
     const size_t log_before = log_.size();
     woken_.clear();
-    const auto r =
-        tessera_barrier_ctl_csr(ctl_, hart, TESSERA_CSR_BARRIER_ENTER, value, now, &status, &at, &error);
+    const auto r = tessera_barrier_ctl_csr(ctl_, hart, TESSERA_CSR_BARRIER_ENTER, value, now,
+                                           &status, &at, &error);
     if (hart >= num_harts_) {
       FUZZ_CHECK(r == TESSERA_BARRIER_CTL_DONE && error != nullptr, "ENTER by no hart accepted");
       return;
@@ -261,8 +263,8 @@ class Scenario {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   FuzzInput in(data, size);
-  const TesseraShape shape{1 + in.below(3), 1 + in.below(2), 1u << in.below(3), 1u << in.below(2),
-                           1u << in.below(2), 1u << in.below(3)};
+  const TesseraShape shape{1 + in.below(3),   1 + in.below(2),   1u << in.below(3),
+                           1u << in.below(2), 1u << in.below(2), 1u << in.below(3)};
   const uint32_t tile_hop = in.below(4) == 0 ? in.u16() : in.below(8);
   const uint32_t board_hop = in.below(4) == 0 ? in.u32() : in.below(300);
   const uint32_t at_x = in.below(shape.boards_x * shape.tiles_x);
