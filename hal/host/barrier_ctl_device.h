@@ -15,14 +15,11 @@
 
 #include <stdint.h>
 
-#include <chrono>
-#include <condition_variable>
-#include <memory>
 #include <mutex>
-#include <optional>
 #include <string>
 #include <vector>
 
+#include "hart_waiters.h"
 #include "tessera/host/device.h"
 #include "tessera/host/machine.h"
 #include "tessera/models/barrier_ctl.h"
@@ -46,31 +43,16 @@ class BarrierCtlDevice final : public Device {
   void machine_ended(int code);
 
  private:
-  struct Waiter {
-    std::condition_variable cv;
-    bool woken = false;
-  };
-
   static void wake(void* opaque, uint32_t hart_index);
   static void log_line(void* opaque, uint32_t hart_index, const char* line);
-  // Sleeps until the model wakes `hart`; throws Deadlock or MachineExit.
-  void wait_for_wake(std::unique_lock<std::mutex>& lock, Hart& hart);
 
   Machine& machine_;
-  const bool detect_deadlock_;
-  const std::chrono::milliseconds deadlock_grace_;
-
   mutable std::mutex mutex_;  // guards everything below and the model
-  std::unique_ptr<TesseraWaits, void (*)(TesseraWaits*)> waits_{nullptr, tessera_waits_free};
+  // Harts asleep in ENTER, and the wait registry the model reports to.
+  HartWaiters waiters_;
   TesseraBarrierCtl* model_ = nullptr;
-  std::vector<Waiter> waiters_;    // by hart index
-  std::vector<uint32_t> blocked_;  // hart indices waiting in wait_for_wake
   std::vector<BarrierLogLine> log_;
   std::vector<std::string> guest_errors_;
-  std::string deadlock_report_;  // set when the deadlock is declared
-  uint64_t epoch_ = 0;           // counts everything that may change the model
-  bool deadlocked_ = false;
-  std::optional<int> ended_;
 };
 
 }  // namespace tessera::host
