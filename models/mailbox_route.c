@@ -7,6 +7,7 @@
  * through the same code, parameterised by the axis.
  */
 #include "mailbox_internal.h"
+#include "tessera/models/mesh.h"
 
 /* The directed link leaving grid position pos along `axis`, + or -. */
 static size_t grid_link(const TesseraMailbox *m,
@@ -95,18 +96,14 @@ uint64_t mbox_route(TesseraMailbox *m, uint32_t from, uint32_t to,
     return t;
 }
 
-/* Uncontended latency along one axis: n hops, of which `crossings` leave
- * a board. */
+/* Uncontended latency along one axis: the mesh's rule (mesh.h). */
 static uint64_t axis_latency(const TesseraMailbox *m, int axis,
                              uint32_t from, uint32_t to)
 {
-    uint32_t tiles = m->board_tiles[axis];
-    uint32_t hops = from > to ? from - to : to - from;
-    uint32_t fb = from / tiles, tb = to / tiles;
-    uint32_t crossings = fb > tb ? fb - tb : tb - fb;
+    const TesseraMeshTiming timing = { m->cfg.tile_hop_cycles,
+                                       m->cfg.board_hop_cycles };
 
-    return (uint64_t)(hops - crossings) * m->cfg.tile_hop_cycles +
-           (uint64_t)crossings * m->cfg.board_hop_cycles;
+    return tessera_mesh_axis_latency(&timing, m->board_tiles[axis], from, to);
 }
 
 /* Grid position of a thread id (false for the host id or no thread). */

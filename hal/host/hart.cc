@@ -55,6 +55,8 @@ std::string_view name(BlockedOn what) {
       return "can-send or can-recv";
     case BlockedOn::kIdle:
       return "idle";
+    case BlockedOn::kBarrier:
+      return "barrier";
   }
   return "unknown";
 }

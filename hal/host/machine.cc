@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "barrier_ctl_device.h"
 #include "bus_error.h"
 #include "console_device.h"
 #include "core_csrs.h"
@@ -68,6 +69,9 @@ Machine::Machine(const TesseraShape& shape, MachineParams params)
   auto mailbox = std::make_unique<MailboxDevice>(*this, params_);
   mailbox_ = mailbox.get();
   attach(std::move(mailbox));
+  auto barrier = std::make_unique<BarrierCtlDevice>(*this, params_);
+  barrier_ = barrier.get();
+  attach(std::move(barrier));
 }
 
 Machine::~Machine() = default;
@@ -220,6 +224,15 @@ void Machine::end_run(int code) {
   // hart waits any more.
   flush_console();
   mailbox_->machine_ended(code);
+  barrier_->machine_ended(code);
+}
+
+std::vector<BarrierLogLine> Machine::barrier_log() const {
+  return barrier_->log();
+}
+
+std::vector<std::string> Machine::barrier_guest_errors() const {
+  return barrier_->guest_errors();
 }
 
 std::optional<int> Machine::exit_code() const {

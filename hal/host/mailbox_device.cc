@@ -40,25 +40,18 @@ MailboxFault::MailboxFault(const Hart& hart, uint16_t csr, uint32_t value, uint3
       fault_(fault) {}
 
 MailboxDevice::MailboxDevice(Machine& machine, const MachineParams& params)
-    : machine_(machine),
-      tile_shift_(tessera_tile_shift(&machine.shape())),
-      detect_deadlock_(params.detect_deadlock),
-      deadlock_grace_(params.deadlock_grace),
+    : tile_shift_(tessera_tile_shift(&machine.shape())),
       host_sink_(params.host_sink),
-      waiters_(machine.num_harts()) {
+      waiters_(machine, params, "the mailbox") {
   const TesseraShape& shape = machine.shape();
   const size_t tiles = size_t{shape.boards_x} * shape.boards_y * shape.tiles_x * shape.tiles_y;
   scratch_ = std::make_unique<uint8_t[]>(tiles * TESSERA_SCRATCH_SIZE);
-  waits_.reset(tessera_waits_new(&shape));
-  if (!waits_) {
-    throw std::bad_alloc();
-  }
   const TesseraMailboxConfig config{shape,
                                     params.tile_hop_cycles,
                                     params.board_hop_cycles,
                                     params.buffer_flits,
                                     params.idle_master,
-                                    waits_.get()};
+                                    waiters_.registry()};
   TesseraMailboxHost host{};
   host.opaque = this;
   host.scratchpad = &MailboxDevice::scratchpad;
@@ -140,10 +133,10 @@ uint32_t MailboxDevice::csr_swap(Hart& hart, uint16_t csr, uint32_t value) {
     uint64_t resume_at = 0;
     TesseraMailboxFault fault = TESSERA_FAULT_NONE;
     const uint64_t now = hart.cycles();
-    waiters_[hart.index()].woken = false;
+    waiters_.arm(hart.index());
     const TesseraCsrResult r =
         tessera_mailbox_csr(model_, hart.index(), csr, value, now, &result, &resume_at, &fault);
-    epoch_++;
+    waiters_.changed();
     switch (r) {
       case TESSERA_CSR_DONE:
         (void)hart.wait_until(resume_at);
@@ -151,7 +144,7 @@ uint32_t MailboxDevice::csr_swap(Hart& hart, uint16_t csr, uint32_t value) {
       case TESSERA_CSR_FAULT:
         throw MailboxFault(hart, csr, value, fault);
       case TESSERA_CSR_BLOCKED:
-        wait_for_wake(lock, hart);
+        waiters_.wait(lock, hart, blocked_on(tessera_mailbox_waiting(model_, hart.index())));
         break;
       case TESSERA_CSR_UNKNOWN:
       default:
@@ -160,55 +153,9 @@ uint32_t MailboxDevice::csr_swap(Hart& hart, uint16_t csr, uint32_t value) {
   }
 }
 
-void MailboxDevice::wait_for_wake(std::unique_lock<std::mutex>& lock, Hart& hart) {
-  Waiter& waiter = waiters_[hart.index()];
-  blocked_.push_back(hart.index());
-  // Before the lock is let go: whoever sees the state acts after the model has the waiter.
-  machine_.set_blocked(hart, blocked_on(tessera_mailbox_waiting(model_, hart.index())));
-  while (!waiter.woken && !ended_ && !deadlocked_) {
-    if (!detect_deadlock_) {
-      waiter.cv.wait(lock);
-      continue;
-    }
-    const uint64_t epoch = epoch_;
-    if (waiter.cv.wait_for(lock, deadlock_grace_) == std::cv_status::timeout && !waiter.woken &&
-        !ended_ && epoch == epoch_ && blocked_.size() >= machine_.active_harts()) {
-      // Every running hart is here and nothing has moved for a whole grace
-      // period: nobody is left to wake anybody.
-      deadlocked_ = true;
-      deadlock_report_ = deadlock_report();
-      for (const uint32_t other : blocked_) {
-        waiters_[other].cv.notify_one();
-      }
-    }
-  }
-  blocked_.erase(std::find(blocked_.begin(), blocked_.end(), hart.index()));
-  machine_.set_blocked(hart, BlockedOn::kNothing);
-  if (ended_) {
-    throw MachineExit(*ended_);
-  }
-  if (!waiter.woken) {
-    throw Deadlock(deadlock_report_);
-  }
-}
-
-// The same report as QEMU's (docs/debugging.md), from the same registry.
-std::string MailboxDevice::deadlock_report() const {
-  std::string waits(tessera_waits_report(waits_.get(), nullptr, 0), '\0');
-  (void)tessera_waits_report(waits_.get(), waits.data(), waits.size() + 1);
-  return "tessera host: deadlock: every running hart is blocked in the mailbox and nothing "
-         "changed for " +
-         std::to_string(deadlock_grace_.count()) + " ms. Waiting:\n" + waits;
-}
-
 void MailboxDevice::machine_ended(int code) {
   std::lock_guard lock(mutex_);
-  if (!ended_) {
-    ended_ = code;
-  }
-  for (const uint32_t index : blocked_) {
-    waiters_[index].cv.notify_one();
-  }
+  waiters_.machine_ended(code);
 }
 
 // Called by the model with mutex_ held.
@@ -218,12 +165,7 @@ uint8_t* MailboxDevice::scratchpad(void* opaque, uint32_t tile_index) {
 }
 
 void MailboxDevice::wake(void* opaque, uint32_t hart_index) {
-  auto* self = static_cast<MailboxDevice*>(opaque);
-  Waiter& waiter = self->waiters_[hart_index];
-  waiter.woken = true;
-  // No longer blocked from here on, although its thread has yet to run.
-  self->machine_.set_blocked(self->machine_.hart_at(hart_index), BlockedOn::kNothing);
-  waiter.cv.notify_one();
+  static_cast<MailboxDevice*>(opaque)->waiters_.wake(hart_index);
 }
 
 bool MailboxDevice::to_host(void* opaque, uint32_t src_thread_id, const uint8_t* msg,
@@ -247,13 +189,13 @@ std::vector<HostMessage> MailboxDevice::host_messages() const {
 bool MailboxDevice::inject(uint32_t dest_thread_id, const uint8_t* bytes, uint32_t flits,
                            uint64_t time) {
   std::lock_guard lock(mutex_);
-  epoch_++;
+  waiters_.changed();
   return tessera_mailbox_inject(model_, dest_thread_id, bytes, flits, time);
 }
 
 void MailboxDevice::host_ready() {
   std::lock_guard lock(mutex_);
-  epoch_++;
+  waiters_.changed();
   tessera_mailbox_host_ready(model_);
 }
 

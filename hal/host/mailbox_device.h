@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "hart_waiters.h"
 #include "tessera/host/device.h"
 #include "tessera/host/machine.h"
 #include "tessera/models/mailbox.h"
@@ -59,39 +60,21 @@ class MailboxDevice final : public Device {
   void machine_ended(int code);
 
  private:
-  struct Waiter {
-    std::condition_variable cv;
-    bool woken = false;
-  };
-
   static uint8_t* scratchpad(void* opaque, uint32_t tile_index);
   static void wake(void* opaque, uint32_t hart_index);
   static bool to_host(void* opaque, uint32_t src_thread_id, const uint8_t* msg, uint32_t flits,
                       uint64_t time);
 
   uint8_t* tile_scratch(const Hart& hart) const;
-  // Sleeps until the model wakes `hart`; throws Deadlock or MachineExit.
-  void wait_for_wake(std::unique_lock<std::mutex>& lock, Hart& hart);
-  // The report of the wait registry, when the deadlock is declared.
-  std::string deadlock_report() const;
 
-  Machine& machine_;
   const uint32_t tile_shift_;
-  const bool detect_deadlock_;
-  const std::chrono::milliseconds deadlock_grace_;
   std::function<bool(const HostMessage&)> host_sink_;
 
   mutable std::mutex mutex_;            // guards everything below and the model
   std::unique_ptr<uint8_t[]> scratch_;  // every tile's scratchpad, by dense tile index
-  // Who waits on what (tessera/models/waits.h); the model reports to it.
-  std::unique_ptr<TesseraWaits, void (*)(TesseraWaits*)> waits_{nullptr, tessera_waits_free};
+  // Harts asleep in WAIT_UNTIL, and the wait registry the model reports to.
+  HartWaiters waiters_;
   TesseraMailbox* model_ = nullptr;
-  std::vector<Waiter> waiters_;    // by hart index
-  std::vector<uint32_t> blocked_;  // hart indices waiting in wait_for_wake
-  std::string deadlock_report_;    // set when the deadlock is declared
-  uint64_t epoch_ = 0;             // counts everything that may change the model
-  bool deadlocked_ = false;
-  std::optional<int> ended_;
   std::vector<HostMessage> host_messages_;
 };
 

@@ -58,7 +58,15 @@
       "reflex switch buffer B: flits in each core's inbound and outbound "     \
       "buffer")                                                                \
     X(reflex_hop_cycles, "reflex-hop-cycles", 0, 100000, 0, 1,                 \
-      "modelled latency of one reflex switch-to-switch hop, in cycles")
+      "modelled latency of one reflex switch-to-switch hop, in cycles")       \
+    X(barrier_tile_x, "barrier-tile-x", 0,                                     \
+      TESSERA_MAX_BOARDS_XY * TESSERA_MAX_TILES_XY - 1, 0, 0,                 \
+      "barrier controller's tile, X in the global tile grid (board x * "      \
+      "tiles-x + tile x)")                                                     \
+    X(barrier_tile_y, "barrier-tile-y", 0,                                     \
+      TESSERA_MAX_BOARDS_XY * TESSERA_MAX_TILES_XY - 1, 0, 0,                 \
+      "barrier controller's tile, Y in the global tile grid (board y * "      \
+      "tiles-y + tile y)")
 
 /* TESSERA_DEFAULT_<field>: each property's default, e.g.
  * TESSERA_DEFAULT_clock_mhz. */

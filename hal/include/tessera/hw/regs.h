@@ -46,6 +46,13 @@
                                            free << 16 */
 #define TESSERA_CSR_REFLEX_WAIT_SEND 0x81b /* read: blocks until the outbound
                                               buffer has room; returns it */
+/* Counting barrier controller (docs/barrier-controller.md). Values are
+ * uid | count << 16 (TESSERA_BARRIER_VALUE). */
+#define TESSERA_CSR_BARRIER_COUNT 0x81c /* swap: register count for uid (0 =
+                                           none); reads the count it had */
+#define TESSERA_CSR_BARRIER_ENTER 0x81d /* swap: enter uid with count (0 =
+                                           the registered one); blocks until
+                                           released; reads TESSERA_BARRIER_* */
 #define TESSERA_CSR_HART_ID     0xf14 /* read: global thread id (mhartid)        */
 #define TESSERA_CSR_CYCLE       0xc00 /* read: modelled cycle count (low word)   */
 #define TESSERA_CSR_CYCLEH      0xc80 /* read: modelled cycle count (high word)  */
@@ -148,6 +155,21 @@ static inline const char *tessera_mailbox_fault_name(uint32_t code)
 #define TESSERA_REFLEX_ROUTE_FORWARD 2u /* to the next switch only         */
 #define TESSERA_REFLEX_ROUTE_BOTH    3u /* multicast: the core and the next */
 #define TESSERA_REFLEX_NO_NEXT       0xffffffffu /* no next switch (reset) */
+
+/* Barrier controller values and statuses (TESSERA_CSR_BARRIER_ENTER reads
+ * a status; TESSERA_CSR_BARRIER_COUNT reads the previous count). */
+#define TESSERA_BARRIER_UID_MASK    0xffffu /* uid: bits 0..15             */
+#define TESSERA_BARRIER_COUNT_SHIFT 16      /* count: bits 16..31          */
+#define TESSERA_BARRIER_VALUE(uid, count) \
+    (((uint32_t)(uid) & TESSERA_BARRIER_UID_MASK) | \
+     (uint32_t)(count) << TESSERA_BARRIER_COUNT_SHIFT)
+#define TESSERA_BARRIER_MAX_OPEN    1024    /* uids open at once           */
+#define TESSERA_BARRIER_OK          0 /* released: every participant came  */
+#define TESSERA_BARRIER_NO_COUNT    1 /* count 0 and no registered count   */
+#define TESSERA_BARRIER_MISMATCH    2 /* uid open with a different count   */
+#define TESSERA_BARRIER_BUSY        3 /* the hart already has an entry out */
+#define TESSERA_BARRIER_TOO_MANY    4 /* count above the harts there are   */
+#define TESSERA_BARRIER_FULL        5 /* TESSERA_BARRIER_MAX_OPEN uids open */
 
 /* ---------------------------------------------------------------------------
  * Memory map. Every hart sees the same map; what differs is which tile's

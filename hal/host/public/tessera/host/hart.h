@@ -16,7 +16,7 @@ namespace tessera::host {
 class Machine;
 
 // The blocking operation a hart's thread sleeps in, if any (Machine::blocked_on,
-// Machine::wait_until_blocked). The mailbox's WAIT_UNTIL is the only one today; a
+// Machine::wait_until_blocked): the mailbox's WAIT_UNTIL and the barrier controller's ENTER; a
 // device with another blocking operation adds its own value.
 enum class BlockedOn {
   kNothing,        // running, finished, or not started
@@ -24,6 +24,7 @@ enum class BlockedOn {
   kCanRecv,        // WAIT_UNTIL can-recv (tinselWaitUntil(TINSEL_CAN_RECV), a blocked receive)
   kCanSendOrRecv,  // WAIT_UNTIL either
   kIdle,           // WAIT_UNTIL with the idle bits (tinselIdle)
+  kBarrier,        // the barrier controller's ENTER
 };
 
 // "can-recv", "idle", ...: for messages and gtest output.

@@ -45,6 +45,14 @@ struct HostMessage {
   uint64_t time;  // modelled cycle at which it reached the host
 };
 
+// One command of the barrier controller's log (docs/barrier-controller.md):
+// the thread it concerns and the line, e.g. "BARRIER 0 1 255 4".
+struct BarrierLogLine {
+  uint32_t thread_id;
+  std::string text;
+  bool operator==(const BarrierLogLine&) const = default;
+};
+
 // Defaults are those of the QEMU machine (-M tessera): tessera/hw/machine_params.h.
 struct MachineParams {
   uint32_t clock_mhz = TESSERA_DEFAULT_clock_mhz;
@@ -72,6 +80,9 @@ struct MachineParams {
   // Where the termination detector's master sits (docs/idle.md; QEMU's
   // idle-master=origin|centre).
   TesseraTermdetMaster idle_master = TESSERA_TERMDET_MASTER_ORIGIN;
+  // The barrier controller's tile in the global tile grid (docs/barrier-controller.md).
+  uint32_t barrier_tile_x = TESSERA_DEFAULT_barrier_tile_x;
+  uint32_t barrier_tile_y = TESSERA_DEFAULT_barrier_tile_y;
 
   // Deadlock detection: when every hart bound to a thread is blocked in a
   // mailbox wait and nothing has happened in the mailbox for deadlock_grace,
@@ -123,6 +134,7 @@ class MachineExit : public std::exception {
   int code_;
 };
 
+class BarrierCtlDevice;
 class ConsoleDevice;
 class MailboxDevice;
 
@@ -203,6 +215,11 @@ class Machine {
   // One master<->boards round trip in cycles: 2 * board_hop_cycles * (hops to the farthest board).
   uint64_t idle_round_trip() const;
 
+  // --- Counting barrier controller (docs/barrier-controller.md) ------------------------------
+  // Its command log so far, and the guest errors (bad use) it answered with a status.
+  std::vector<BarrierLogLine> barrier_log() const;
+  std::vector<std::string> barrier_guest_errors() const;
+
   // Every hart's modelled time (tessera/models/clock.h), by dense index.
   const TesseraClocks* clocks() const { return clocks_.get(); }
 
@@ -241,6 +258,7 @@ class Machine {
   std::array<Device*, 4096> csr_map_{};                   // by CSR number
   ConsoleDevice* console_ = nullptr;
   MailboxDevice* mailbox_ = nullptr;
+  BarrierCtlDevice* barrier_ = nullptr;
   std::atomic<int> bound_harts_{0};
   std::atomic<int> starting_harts_{0};
 

@@ -71,6 +71,7 @@ struct TesseraMachineState {
     uint32_t buffer_flits;
     uint32_t ocbus_lines, ocbus_settle_cycles;
     uint32_t reflex_buffer_flits, reflex_hop_cycles;
+    uint32_t barrier_tile_x, barrier_tile_y;
     char *hostlink;          /* chardev id of the host link, or NULL */
     int idle_master;         /* TesseraTermdetMaster */
     int deadlock;            /* TesseraDeadlockAction */

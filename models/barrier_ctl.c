@@ -1,0 +1,390 @@
+/*
+ * Counting barrier controller model (tessera/models/barrier_ctl.h).
+ */
+#include "tessera/models/barrier_ctl.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tessera/models/mesh.h"
+
+/* A fixed string: the registry keeps the pointer (waits.h). */
+#define BARRIER_WAIT_OPERATION "barrier controller enter (waiting for the count)"
+#define BARRIER_UIDS (TESSERA_BARRIER_UID_MASK + 1u)
+#define BARRIER_NONE UINT32_MAX
+
+typedef enum BarrierHartState {
+    BARRIER_HART_IDLE,
+    BARRIER_HART_WAITING,  /* counted in an open episode */
+    BARRIER_HART_RELEASED, /* overflowed; its ENTER has yet to complete */
+} BarrierHartState;
+
+typedef struct BarrierHart {
+    BarrierHartState state;
+    uint32_t value;     /* the ENTER value it was counted with */
+    uint64_t src_cycle; /* when it entered */
+    uint64_t resume_at; /* RELEASED: overflow + lat_3 */
+    uint32_t next;      /* next arrival of its episode, or BARRIER_NONE */
+} BarrierHart;
+
+typedef struct BarrierEpisode {
+    uint32_t uid, count, arrived;
+    uint32_t first, last; /* arrivals in order, through BarrierHart.next */
+    uint64_t overflow;    /* max(src_cycle + lat_1) so far */
+} BarrierEpisode;
+
+struct TesseraBarrierCtl {
+    TesseraBarrierCtlConfig cfg;
+    TesseraBarrierCtlHost host;
+    TesseraMeshTiming timing;
+    uint32_t num_harts;
+    BarrierHart *harts;
+    uint16_t *registered;   /* by uid */
+    uint16_t *episode_of;   /* by uid: episode index + 1, 0 = not open */
+    BarrierEpisode episodes[TESSERA_BARRIER_MAX_OPEN];
+    uint16_t free_episodes[TESSERA_BARRIER_MAX_OPEN];
+    uint32_t num_free;
+};
+
+static uint64_t barrier_max(uint64_t a, uint64_t b)
+{
+    return a > b ? a : b;
+}
+
+static void barrier_power_on(TesseraBarrierCtl *b)
+{
+    for (uint32_t h = 0; h < b->num_harts; h++) {
+        b->harts[h] = (BarrierHart){ .next = BARRIER_NONE };
+    }
+    memset(b->registered, 0, BARRIER_UIDS * sizeof(*b->registered));
+    memset(b->episode_of, 0, BARRIER_UIDS * sizeof(*b->episode_of));
+    memset(b->episodes, 0, sizeof(b->episodes));
+    b->num_free = TESSERA_BARRIER_MAX_OPEN;
+    for (uint32_t i = 0; i < TESSERA_BARRIER_MAX_OPEN; i++) {
+        /* Lowest index on top: episodes are handed out in order. */
+        b->free_episodes[i] = (uint16_t)(TESSERA_BARRIER_MAX_OPEN - 1 - i);
+    }
+}
+
+TesseraBarrierCtl *tessera_barrier_ctl_new(const TesseraBarrierCtlConfig *cfg,
+                                           const TesseraBarrierCtlHost *host)
+{
+    TesseraBarrierCtl *b;
+    uint32_t num_harts;
+
+    if (cfg == NULL || host == NULL || host->wake == NULL) {
+        return NULL;
+    }
+    num_harts = tessera_num_threads(&cfg->shape);
+    if (num_harts == 0 ||
+        cfg->tile_x >= cfg->shape.boards_x * cfg->shape.tiles_x ||
+        cfg->tile_y >= cfg->shape.boards_y * cfg->shape.tiles_y) {
+        return NULL;
+    }
+    b = calloc(1, sizeof(*b));
+    if (b == NULL) {
+        return NULL;
+    }
+    b->cfg = *cfg;
+    b->host = *host;
+    b->timing.tile_hop_cycles = cfg->tile_hop_cycles;
+    b->timing.board_hop_cycles = cfg->board_hop_cycles;
+    b->num_harts = num_harts;
+    b->harts = calloc(num_harts, sizeof(*b->harts));
+    b->registered = calloc(BARRIER_UIDS, sizeof(*b->registered));
+    b->episode_of = calloc(BARRIER_UIDS, sizeof(*b->episode_of));
+    if (b->harts == NULL || b->registered == NULL || b->episode_of == NULL) {
+        tessera_barrier_ctl_free(b);
+        return NULL;
+    }
+    barrier_power_on(b);
+    return b;
+}
+
+void tessera_barrier_ctl_free(TesseraBarrierCtl *b)
+{
+    if (b == NULL) {
+        return;
+    }
+    free(b->harts);
+    free(b->registered);
+    free(b->episode_of);
+    free(b);
+}
+
+void tessera_barrier_ctl_reset(TesseraBarrierCtl *b)
+{
+    for (uint32_t h = 0; h < b->num_harts; h++) {
+        if (b->harts[h].state != BARRIER_HART_IDLE && b->cfg.waits) {
+            tessera_waits_unblock(b->cfg.waits, h);
+        }
+    }
+    barrier_power_on(b);
+}
+
+uint64_t tessera_barrier_ctl_latency(const TesseraBarrierCtl *b,
+                                     uint32_t hart_index)
+{
+    uint32_t x, y;
+
+    tessera_mesh_tile_of(&b->cfg.shape,
+                         tessera_thread_at(&b->cfg.shape, hart_index), &x, &y);
+    return tessera_mesh_latency(&b->cfg.shape, &b->timing, x, y,
+                                b->cfg.tile_x, b->cfg.tile_y);
+}
+
+void tessera_barrier_ctl_grid_of(const TesseraBarrierCtl *b,
+                                 uint32_t hart_index, uint32_t *x,
+                                 uint32_t *y)
+{
+    const TesseraShape *s = &b->cfg.shape;
+    uint32_t id = tessera_thread_at(s, hart_index);
+    uint32_t per_tile = tessera_threads_per_tile(s);
+    uint32_t tile_x;
+
+    tessera_mesh_tile_of(s, id, &tile_x, y);
+    *x = tile_x * per_tile + (id & ((1u << tessera_tile_shift(s)) - 1));
+}
+
+static void barrier_log(TesseraBarrierCtl *b, uint32_t hart,
+                        const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void barrier_log(TesseraBarrierCtl *b, uint32_t hart,
+                        const char *fmt, ...)
+{
+    char line[TESSERA_BARRIER_CTL_LINE_MAX];
+    va_list ap;
+
+    if (b->host.log == NULL) {
+        return;
+    }
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof(line), fmt, ap);
+    va_end(ap);
+    b->host.log(b->host.opaque, hart, line);
+}
+
+/* The episode overflowed: log the answers, release every participant but
+ * `last` (whose ENTER completes now) and close the uid. */
+static void barrier_release(TesseraBarrierCtl *b, BarrierEpisode *e,
+                            uint32_t last)
+{
+    uint32_t index = (uint32_t)(e - b->episodes);
+    uint32_t h, x, y;
+
+    for (h = e->first; h != BARRIER_NONE; h = b->harts[h].next) {
+        barrier_log(b, h, "RESULT 0");
+    }
+    for (h = e->first; h != BARRIER_NONE; h = b->harts[h].next) {
+        tessera_barrier_ctl_grid_of(b, h, &x, &y);
+        barrier_log(b, h, "WRITE %" PRIu64 " %" PRIu32 " %" PRIu32 " %" PRIu32
+                    " 0 1 %" PRIu32, b->harts[h].src_cycle, x, y, e->uid,
+                    TESSERA_BARRIER_CTL_DESC + e->count);
+    }
+    for (h = e->first; h != BARRIER_NONE; h = b->harts[h].next) {
+        b->harts[h].resume_at = e->overflow + tessera_barrier_ctl_latency(b, h);
+        barrier_log(b, h, "SYNC %" PRIu64, b->harts[h].resume_at);
+    }
+    h = e->first;
+    while (h != BARRIER_NONE) {
+        BarrierHart *p = &b->harts[h];
+        uint32_t next = p->next;
+
+        p->next = BARRIER_NONE;
+        if (h == last) {
+            p->state = BARRIER_HART_IDLE;
+        } else {
+            p->state = BARRIER_HART_RELEASED;
+            if (b->cfg.waits) {
+                tessera_waits_unblock(b->cfg.waits, h);
+            }
+            b->host.wake(b->host.opaque, h);
+        }
+        h = next;
+    }
+    b->episode_of[e->uid] = 0;
+    memset(e, 0, sizeof(*e));
+    b->free_episodes[b->num_free++] = (uint16_t)index;
+}
+
+/* The status of a refused ENTER, or TESSERA_BARRIER_OK if the hart may be
+ * counted in uid's episode (opened here if need be: *episode). */
+static uint32_t barrier_admit(TesseraBarrierCtl *b, uint32_t uid,
+                              uint32_t count, BarrierEpisode **episode,
+                              const char **error)
+{
+    BarrierEpisode *e;
+
+    if (count == 0) {
+        *error = "barrier controller: enter with count 0 and no count "
+                 "registered for the uid";
+        return TESSERA_BARRIER_NO_COUNT;
+    }
+    if (count > b->num_harts) {
+        *error = "barrier controller: enter with a count above the harts of "
+                 "the machine";
+        return TESSERA_BARRIER_TOO_MANY;
+    }
+    if (b->episode_of[uid] != 0) {
+        e = &b->episodes[b->episode_of[uid] - 1];
+        if (e->count != count) {
+            *error = "barrier controller: enter with a count other than the "
+                     "open uid's";
+            return TESSERA_BARRIER_MISMATCH;
+        }
+        *episode = e;
+        return TESSERA_BARRIER_OK;
+    }
+    if (b->num_free == 0) {
+        *error = "barrier controller: enter would open more uids than "
+                 "TESSERA_BARRIER_MAX_OPEN";
+        return TESSERA_BARRIER_FULL;
+    }
+    e = &b->episodes[b->free_episodes[--b->num_free]];
+    e->uid = uid;
+    e->count = count;
+    e->first = e->last = BARRIER_NONE;
+    b->episode_of[uid] = (uint16_t)(e - b->episodes + 1);
+    *episode = e;
+    return TESSERA_BARRIER_OK;
+}
+
+static TesseraBarrierCtlResult barrier_enter(TesseraBarrierCtl *b,
+                                             uint32_t h, uint32_t value,
+                                             uint64_t now, uint32_t *status,
+                                             uint64_t *resume_at,
+                                             const char **error)
+{
+    BarrierHart *p = &b->harts[h];
+    uint32_t uid = value & TESSERA_BARRIER_UID_MASK;
+    uint32_t count = value >> TESSERA_BARRIER_COUNT_SHIFT;
+    uint64_t round_trip = 2 * tessera_barrier_ctl_latency(b, h);
+    BarrierEpisode *e = NULL;
+    uint32_t x, y;
+
+    if (p->state != BARRIER_HART_IDLE && p->value != value) {
+        *error = "barrier controller: enter while the hart's entry in "
+                 "another uid or count is outstanding";
+        *status = TESSERA_BARRIER_BUSY;
+        *resume_at = now + round_trip;
+        return TESSERA_BARRIER_CTL_DONE;
+    }
+    if (p->state == BARRIER_HART_WAITING) {
+        /* The same ENTER again: the same arrival, still waiting. */
+        if (b->cfg.waits) {
+            tessera_waits_block(b->cfg.waits, h, BARRIER_WAIT_OPERATION, now);
+        }
+        return TESSERA_BARRIER_CTL_BLOCKED;
+    }
+    if (p->state == BARRIER_HART_RELEASED) {
+        p->state = BARRIER_HART_IDLE;
+        *status = TESSERA_BARRIER_OK;
+        *resume_at = barrier_max(now, p->resume_at);
+        return TESSERA_BARRIER_CTL_DONE;
+    }
+    if (count == 0) {
+        count = b->registered[uid];
+    }
+    *status = barrier_admit(b, uid, count, &e, error);
+    if (*status != TESSERA_BARRIER_OK) {
+        *resume_at = now + round_trip;
+        return TESSERA_BARRIER_CTL_DONE;
+    }
+    p->value = value;
+    p->src_cycle = now;
+    p->next = BARRIER_NONE;
+    if (e->last == BARRIER_NONE) {
+        e->first = h;
+    } else {
+        b->harts[e->last].next = h;
+    }
+    e->last = h;
+    e->arrived++;
+    e->overflow = barrier_max(e->overflow, now + round_trip / 2);
+    tessera_barrier_ctl_grid_of(b, h, &x, &y);
+    barrier_log(b, h, "BARRIER %" PRIu32 " %" PRIu32 " %" PRIu32 " %" PRIu32,
+                x, y, uid, count);
+    if (e->arrived < e->count) {
+        p->state = BARRIER_HART_WAITING;
+        if (b->cfg.waits) {
+            tessera_waits_block(b->cfg.waits, h, BARRIER_WAIT_OPERATION, now);
+        }
+        return TESSERA_BARRIER_CTL_BLOCKED;
+    }
+    barrier_release(b, e, h);
+    *resume_at = p->resume_at;
+    return TESSERA_BARRIER_CTL_DONE;
+}
+
+static uint32_t barrier_set_count(TesseraBarrierCtl *b, uint32_t value,
+                                  const char **error)
+{
+    uint32_t uid = value & TESSERA_BARRIER_UID_MASK;
+    uint32_t count = value >> TESSERA_BARRIER_COUNT_SHIFT;
+    uint32_t old = b->registered[uid];
+
+    if (count > b->num_harts) {
+        *error = "barrier controller: a registered count above the harts of "
+                 "the machine";
+        return old;
+    }
+    b->registered[uid] = (uint16_t)count;
+    return old;
+}
+
+TesseraBarrierCtlResult tessera_barrier_ctl_csr(TesseraBarrierCtl *b,
+                                                uint32_t hart_index,
+                                                uint32_t csr, uint32_t value,
+                                                uint64_t now, uint32_t *result,
+                                                uint64_t *resume_at,
+                                                const char **error)
+{
+    *result = 0;
+    *resume_at = now;
+    *error = NULL;
+    if (hart_index >= b->num_harts) {
+        *error = "barrier controller: no such hart";
+        return TESSERA_BARRIER_CTL_DONE;
+    }
+    switch (csr) {
+    case TESSERA_CSR_BARRIER_COUNT:
+        *result = barrier_set_count(b, value, error);
+        *resume_at = now + 2 * tessera_barrier_ctl_latency(b, hart_index);
+        return TESSERA_BARRIER_CTL_DONE;
+    case TESSERA_CSR_BARRIER_ENTER:
+        return barrier_enter(b, hart_index, value, now, result, resume_at,
+                             error);
+    default:
+        return TESSERA_BARRIER_CTL_UNKNOWN;
+    }
+}
+
+uint32_t tessera_barrier_ctl_arrived(const TesseraBarrierCtl *b, uint32_t uid,
+                                     uint32_t *count)
+{
+    const BarrierEpisode *e;
+
+    *count = 0;
+    if (uid >= BARRIER_UIDS || b->episode_of[uid] == 0) {
+        return 0;
+    }
+    e = &b->episodes[b->episode_of[uid] - 1];
+    *count = e->count;
+    return e->arrived;
+}
+
+uint32_t tessera_barrier_ctl_open_uids(const TesseraBarrierCtl *b)
+{
+    return TESSERA_BARRIER_MAX_OPEN - b->num_free;
+}
+
+uint32_t tessera_barrier_ctl_registered(const TesseraBarrierCtl *b,
+                                        uint32_t uid)
+{
+    return uid < BARRIER_UIDS ? b->registered[uid] : 0;
+}
