@@ -263,7 +263,8 @@ static TesseraBarrierCtlResult barrier_enter(TesseraBarrierCtl *b,
     BarrierHart *p = &b->harts[h];
     uint32_t uid = value & TESSERA_BARRIER_UID_MASK;
     uint32_t count = value >> TESSERA_BARRIER_COUNT_SHIFT;
-    uint64_t round_trip = 2 * tessera_barrier_ctl_latency(b, h);
+    uint64_t latency = tessera_barrier_ctl_latency(b, h);
+    uint64_t round_trip = 2 * latency;
     BarrierEpisode *e = NULL;
     uint32_t x, y;
 
@@ -305,7 +306,7 @@ static TesseraBarrierCtlResult barrier_enter(TesseraBarrierCtl *b,
     }
     e->last = h;
     e->arrived++;
-    e->overflow = barrier_max(e->overflow, now + round_trip / 2);
+    e->overflow = barrier_max(e->overflow, now + latency);
     tessera_barrier_ctl_grid_of(b, h, &x, &y);
     barrier_log(b, h, "BARRIER %" PRIu32 " %" PRIu32 " %" PRIu32 " %" PRIu32,
                 x, y, uid, count);

@@ -27,8 +27,7 @@ void PrintTo(const LogLine& l, std::ostream* os) {
 class Ctl {
  public:
   explicit Ctl(const TesseraShape& shape, uint32_t tile_hop = 4, uint32_t board_hop = 150,
-               uint32_t at_x = 0, uint32_t at_y = 0, TesseraWaits* waits = nullptr)
-      : shape_(shape) {
+               uint32_t at_x = 0, uint32_t at_y = 0, TesseraWaits* waits = nullptr) {
     const TesseraBarrierCtlConfig config{shape, tile_hop, board_hop, at_x, at_y, waits};
     TesseraBarrierCtlHost host{};
     host.opaque = this;
@@ -72,7 +71,6 @@ class Ctl {
   std::vector<LogLine> log;
 
  private:
-  TesseraShape shape_;
   TesseraBarrierCtl* ctl_ = nullptr;
 };
 
