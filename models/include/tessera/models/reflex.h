@@ -37,8 +37,10 @@
  *    switch that is off because its core's inbound buffer is full):
  *    refused, REFLEX_SEND reads 0;
  *  - a path that comes back to a switch it has passed (a ring with no
- *    root): the flit stays at the head of its outbound buffer, reported
- *    once per flit (tessera_reflex_take_error), until the routes change.
+ *    root): a send whose flit would be the head is refused; a flit found
+ *    looping when it tries to move stays at the head of its outbound
+ *    buffer, reported once per flit (tessera_reflex_take_error), until the
+ *    routes change.
  *
  * Time: a flit moves at max(sent, the time each switch on its path got the
  * credit it uses: the read that freed the slot; for a switch that only
