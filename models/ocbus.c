@@ -254,3 +254,108 @@ TesseraOcbusResult tessera_ocbus_wait(TesseraOcbus *b, uint32_t hart_index,
     }
     return TESSERA_OCBUS_BLOCKED;
 }
+
+/* Line i of LINE(i), or -1 for another offset. */
+static int ocbus_line_register(uint32_t offset)
+{
+    if (offset < TESSERA_OCBUS_LINE(0) ||
+        offset >= TESSERA_OCBUS_LINE(TESSERA_OCBUS_MAX_LINES) ||
+        (offset - TESSERA_OCBUS_LINE(0)) % 4) {
+        return -1;
+    }
+    return (int)((offset - TESSERA_OCBUS_LINE(0)) / 4);
+}
+
+TesseraOcbusResult tessera_ocbus_mmio_read(TesseraOcbus *b, uint32_t hart_index,
+                                           uint32_t offset, uint64_t now,
+                                           uint32_t *value, uint64_t *resume_at,
+                                           const char **error)
+{
+    int line = ocbus_line_register(offset);
+
+    *value = 0;
+    *resume_at = now;
+    if (hart_index >= b->cfg.num_harts) {
+        *error = "ocbus: no such hart";
+        return TESSERA_OCBUS_GUEST_ERROR;
+    }
+    if (line >= 0) {
+        if ((uint32_t)line >= b->cfg.lines) {
+            *error = "ocbus: line index out of range (no such line)";
+            return TESSERA_OCBUS_GUEST_ERROR;
+        }
+        *value = (b->global >> line) & 1;
+        *resume_at = ocbus_max(now, b->settled_at[line]);
+        return TESSERA_OCBUS_DONE;
+    }
+    switch (offset) {
+    case TESSERA_OCBUS_LOCAL:
+        *value = b->local[hart_index];
+        return TESSERA_OCBUS_DONE;
+    case TESSERA_OCBUS_GLOBAL:
+        *value = tessera_ocbus_read(b, now, resume_at);
+        return TESSERA_OCBUS_DONE;
+    case TESSERA_OCBUS_LINES:
+        *value = b->cfg.lines;
+        return TESSERA_OCBUS_DONE;
+    case TESSERA_OCBUS_SETTLE:
+        *value = b->cfg.settle_cycles;
+        return TESSERA_OCBUS_DONE;
+    default:
+        *error = "ocbus: no register at this offset";
+        return TESSERA_OCBUS_GUEST_ERROR;
+    }
+}
+
+TesseraOcbusResult tessera_ocbus_mmio_write(TesseraOcbus *b,
+                                            uint32_t hart_index,
+                                            uint32_t offset, uint32_t value,
+                                            uint64_t now, const char **error)
+{
+    int line = ocbus_line_register(offset);
+    uint32_t local;
+
+    if (hart_index >= b->cfg.num_harts) {
+        *error = "ocbus: no such hart";
+        return TESSERA_OCBUS_GUEST_ERROR;
+    }
+    if (line >= 0) {
+        if ((uint32_t)line >= b->cfg.lines) {
+            *error = "ocbus: line index out of range (no such line)";
+            return TESSERA_OCBUS_GUEST_ERROR;
+        }
+        if (value > 1) {
+            *error = "ocbus: a line is driven with 0 (clamp) or 1 (release)";
+            return TESSERA_OCBUS_GUEST_ERROR;
+        }
+        local = (b->local[hart_index] & ~(1u << line)) | value << line;
+        return tessera_ocbus_write(b, hart_index, local, now, error);
+    }
+    switch (offset) {
+    case TESSERA_OCBUS_LOCAL:
+        return tessera_ocbus_write(b, hart_index, value, now, error);
+    case TESSERA_OCBUS_GLOBAL:
+    case TESSERA_OCBUS_LINES:
+    case TESSERA_OCBUS_SETTLE:
+        *error = "ocbus: write to a read-only register (nothing changed)";
+        return TESSERA_OCBUS_GUEST_ERROR;
+    default:
+        *error = "ocbus: no register at this offset";
+        return TESSERA_OCBUS_GUEST_ERROR;
+    }
+}
+
+TesseraOcbusResult tessera_ocbus_wait_csr(TesseraOcbus *b, uint32_t hart_index,
+                                          uint32_t value, uint64_t now,
+                                          uint32_t *result, uint64_t *resume_at,
+                                          const char **error)
+{
+    if (value >> 16) {
+        *result = 0;
+        *resume_at = now;
+        *error = "ocbus: a wait is mask | value << 8; bits 16 and up must be 0";
+        return TESSERA_OCBUS_GUEST_ERROR;
+    }
+    return tessera_ocbus_wait(b, hart_index, value & 0xff, (value >> 8) & 0xff,
+                              now, result, resume_at, error);
+}

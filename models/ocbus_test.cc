@@ -159,6 +159,81 @@ TEST(OcbusModel, GuestErrorsChangeNothing) {
   EXPECT_EQ(bus.Read(0), 0x1fu);
 }
 
+TEST(OcbusModel, TheRegisterBlockDecodesEveryOffset) {
+  Bus bus(3, 6);
+  TesseraOcbus* b = bus.get();
+  uint32_t value = 0;
+  uint64_t at = 0;
+  const char* error = nullptr;
+  auto read = [&](uint32_t hart, uint32_t offset, uint64_t now) {
+    EXPECT_EQ(tessera_ocbus_mmio_read(b, hart, offset, now, &value, &at, &error),
+              TESSERA_OCBUS_DONE)
+        << error;
+    return value;
+  };
+  EXPECT_EQ(read(0, TESSERA_OCBUS_LINES, 0), 6u);
+  EXPECT_EQ(read(0, TESSERA_OCBUS_SETTLE, 0), kSettle);
+  EXPECT_EQ(read(1, TESSERA_OCBUS_LOCAL, 0), 0x3fu);
+  // LINE(i) drives one line of the writing hart only.
+  ASSERT_EQ(tessera_ocbus_mmio_write(b, 1, TESSERA_OCBUS_LINE(2), 0, 100, &error),
+            TESSERA_OCBUS_DONE);
+  EXPECT_EQ(read(1, TESSERA_OCBUS_LOCAL, 100), 0x3bu);
+  EXPECT_EQ(read(0, TESSERA_OCBUS_LOCAL, 100), 0x3fu);
+  EXPECT_EQ(read(2, TESSERA_OCBUS_GLOBAL, 50), 0x3bu);
+  EXPECT_EQ(at, 100 + kSettle);  // the reader moves on to when the value settled
+  EXPECT_EQ(read(2, TESSERA_OCBUS_LINE(2), 50), 0u);
+  EXPECT_EQ(at, 100 + kSettle);
+  EXPECT_EQ(read(2, TESSERA_OCBUS_LINE(1), 50), 1u);
+  EXPECT_EQ(at, 50u);
+  ASSERT_EQ(tessera_ocbus_mmio_write(b, 1, TESSERA_OCBUS_LOCAL, 0x3f, 200, &error),
+            TESSERA_OCBUS_DONE);
+  EXPECT_EQ(read(0, TESSERA_OCBUS_GLOBAL, 300), 0x3fu);
+}
+
+TEST(OcbusModel, RegisterMisuseIsAGuestErrorThatChangesNothing) {
+  Bus bus(2, 4);
+  TesseraOcbus* b = bus.get();
+  auto write_refused = [&](uint32_t offset, uint32_t value) {
+    const char* error = nullptr;
+    const bool refused = tessera_ocbus_mmio_write(b, 0, offset, value, 0, &error) ==
+                         TESSERA_OCBUS_GUEST_ERROR;
+    EXPECT_NE(error, nullptr);
+    return refused;
+  };
+  auto read_refused = [&](uint32_t offset) {
+    uint32_t value = 7;
+    uint64_t at = 0;
+    const char* error = nullptr;
+    const bool refused = tessera_ocbus_mmio_read(b, 0, offset, 0, &value, &at, &error) ==
+                         TESSERA_OCBUS_GUEST_ERROR;
+    EXPECT_EQ(value, 0u);
+    return refused;
+  };
+  EXPECT_TRUE(write_refused(TESSERA_OCBUS_GLOBAL, 0));  // read-only
+  EXPECT_TRUE(write_refused(TESSERA_OCBUS_LINES, 0));
+  EXPECT_TRUE(write_refused(TESSERA_OCBUS_SETTLE, 0));
+  EXPECT_TRUE(write_refused(TESSERA_OCBUS_LINE(4), 0));  // a line this machine lacks
+  EXPECT_TRUE(write_refused(TESSERA_OCBUS_LINE(7), 1));
+  EXPECT_TRUE(write_refused(TESSERA_OCBUS_LINE(0), 2));  // neither clamp nor release
+  EXPECT_TRUE(write_refused(TESSERA_OCBUS_LOCAL, 0x10));  // bits above the lines
+  EXPECT_TRUE(write_refused(TESSERA_OCBUS_LINE(8), 0));   // past the line registers
+  EXPECT_TRUE(write_refused(0xffc, 0));
+  EXPECT_TRUE(read_refused(TESSERA_OCBUS_LINE(4)));
+  EXPECT_TRUE(read_refused(0x0e));
+  EXPECT_EQ(tessera_ocbus_local(b, 0), 0xfu);
+  EXPECT_EQ(bus.Read(0), 0xfu);
+  uint32_t result = 0;
+  uint64_t at = 0;
+  const char* error = nullptr;
+  EXPECT_EQ(tessera_ocbus_wait_csr(b, 0, 0x10000 | 1, 0, &result, &at, &error),
+            TESSERA_OCBUS_GUEST_ERROR);
+  EXPECT_EQ(tessera_ocbus_wait_csr(b, 0, 0x0101, 5, &result, &at, &error),
+            TESSERA_OCBUS_DONE);  // line 0 reads 1 already
+  EXPECT_EQ(result, 0xfu);
+  EXPECT_EQ(tessera_ocbus_wait_csr(b, 0, 0x0001, 5, &result, &at, &error),
+            TESSERA_OCBUS_BLOCKED);  // line 0 reads 0: not yet
+}
+
 TEST(OcbusModel, WaitsAreReportedToTheRegistryAndResetForgetsThem) {
   const TesseraShape shape{1, 1, 2, 1, 1, 2};  // 4 harts
   std::unique_ptr<TesseraWaits, void (*)(TesseraWaits*)> waits(tessera_waits_new(&shape),

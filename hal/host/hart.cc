@@ -57,6 +57,8 @@ std::string_view name(BlockedOn what) {
       return "idle";
     case BlockedOn::kBarrier:
       return "barrier";
+    case BlockedOn::kOcbus:
+      return "ocbus wait";
   }
   return "unknown";
 }

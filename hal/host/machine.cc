@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "barrier_ctl_device.h"
+#include "ocbus_device.h"
 #include "bus_error.h"
 #include "console_device.h"
 #include "core_csrs.h"
@@ -72,6 +73,9 @@ Machine::Machine(const TesseraShape& shape, MachineParams params)
   auto barrier = std::make_unique<BarrierCtlDevice>(*this, params_);
   barrier_ = barrier.get();
   attach(std::move(barrier));
+  auto ocbus = std::make_unique<OcbusDevice>(*this, params_);
+  ocbus_ = ocbus.get();
+  attach(std::move(ocbus));
 }
 
 Machine::~Machine() = default;
@@ -225,6 +229,7 @@ void Machine::end_run(int code) {
   flush_console();
   mailbox_->machine_ended(code);
   barrier_->machine_ended(code);
+  ocbus_->machine_ended(code);
 }
 
 std::vector<BarrierLogLine> Machine::barrier_log() const {
@@ -233,6 +238,10 @@ std::vector<BarrierLogLine> Machine::barrier_log() const {
 
 std::vector<std::string> Machine::barrier_guest_errors() const {
   return barrier_->guest_errors();
+}
+
+std::vector<std::string> Machine::ocbus_guest_errors() const {
+  return ocbus_->guest_errors();
 }
 
 std::optional<int> Machine::exit_code() const {

@@ -86,6 +86,28 @@ TesseraOcbusResult tessera_ocbus_wait(TesseraOcbus *b, uint32_t hart_index,
                                       uint64_t now, uint32_t *result,
                                       uint64_t *resume_at, const char **error);
 
+/* The register block at TESSERA_OCBUS_BASE (regs.h, docs/memory-map.md): one
+ * 32-bit access by hart hart_index at `offset`, the whole decode for both
+ * hosts. Reads of GLOBAL and LINE(i) move the hart on to when the value
+ * settled (*resume_at). A write of a read-only register (GLOBAL, LINES,
+ * SETTLE), LINE(i) of a line the machine lacks or with a value other than
+ * 0 or 1, bits above the lines in LOCAL and any other offset are guest
+ * errors that change nothing (a read then gives 0). */
+TesseraOcbusResult tessera_ocbus_mmio_read(TesseraOcbus *b, uint32_t hart_index,
+                                           uint32_t offset, uint64_t now,
+                                           uint32_t *value, uint64_t *resume_at,
+                                           const char **error);
+TesseraOcbusResult tessera_ocbus_mmio_write(TesseraOcbus *b,
+                                            uint32_t hart_index,
+                                            uint32_t offset, uint32_t value,
+                                            uint64_t now, const char **error);
+/* TESSERA_CSR_OCBUS_WAIT: `value` = mask | expected << 8 (bits 16 and up
+ * must be 0), then tessera_ocbus_wait. */
+TesseraOcbusResult tessera_ocbus_wait_csr(TesseraOcbus *b, uint32_t hart_index,
+                                          uint32_t value, uint64_t now,
+                                          uint32_t *result, uint64_t *resume_at,
+                                          const char **error);
+
 #ifdef __cplusplus
 }
 #endif

@@ -25,6 +25,7 @@ enum class BlockedOn {
   kCanSendOrRecv,  // WAIT_UNTIL either
   kIdle,           // WAIT_UNTIL with the idle bits (tinselIdle)
   kBarrier,        // the barrier controller's ENTER
+  kOcbus,          // the open-collector bus's OCBUS_WAIT
 };
 
 // "can-recv", "idle", ...: for messages and gtest output.

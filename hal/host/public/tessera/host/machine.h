@@ -80,6 +80,9 @@ struct MachineParams {
   // Where the termination detector's master sits (docs/idle.md; QEMU's
   // idle-master=origin|centre).
   TesseraTermdetMaster idle_master = TESSERA_TERMDET_MASTER_ORIGIN;
+  // The open-collector bus (docs/ocbus.md).
+  uint32_t ocbus_lines = TESSERA_DEFAULT_ocbus_lines;
+  uint32_t ocbus_settle_cycles = TESSERA_DEFAULT_ocbus_settle_cycles;
   // The barrier controller's tile in the global tile grid (docs/barrier-controller.md).
   uint32_t barrier_tile_x = TESSERA_DEFAULT_barrier_tile_x;
   uint32_t barrier_tile_y = TESSERA_DEFAULT_barrier_tile_y;
@@ -137,6 +140,7 @@ class MachineExit : public std::exception {
 class BarrierCtlDevice;
 class ConsoleDevice;
 class MailboxDevice;
+class OcbusDevice;
 
 class Machine {
  public:
@@ -220,6 +224,10 @@ class Machine {
   std::vector<BarrierLogLine> barrier_log() const;
   std::vector<std::string> barrier_guest_errors() const;
 
+  // --- Open-collector bus (docs/ocbus.md) ----------------------------------------------------
+  // The guest errors (register misuse) it answered, each naming the hart and the access.
+  std::vector<std::string> ocbus_guest_errors() const;
+
   // Every hart's modelled time (tessera/models/clock.h), by dense index.
   const TesseraClocks* clocks() const { return clocks_.get(); }
 
@@ -259,6 +267,7 @@ class Machine {
   ConsoleDevice* console_ = nullptr;
   MailboxDevice* mailbox_ = nullptr;
   BarrierCtlDevice* barrier_ = nullptr;
+  OcbusDevice* ocbus_ = nullptr;
   std::atomic<int> bound_harts_{0};
   std::atomic<int> starting_harts_{0};
 
