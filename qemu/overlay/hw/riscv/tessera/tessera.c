@@ -466,6 +466,16 @@ static void tessera_create_devices(TesseraMachineState *s)
     sysbus_mmio_map(SYS_BUS_DEVICE(exit_dev), 0, TESSERA_EXIT_BASE);
 }
 
+/* Before the harts, so that gdb sees its CSR. */
+static void tessera_create_ocbus(TesseraMachineState *s)
+{
+    DeviceState *dev = qdev_new(TYPE_TESSERA_OCBUS);
+
+    object_property_set_link(OBJECT(dev), "machine", OBJECT(s), &error_abort);
+    sysbus_realize_and_unref(SYS_BUS_DEVICE(dev), &error_fatal);
+    sysbus_mmio_map(SYS_BUS_DEVICE(dev), 0, TESSERA_OCBUS_BASE);
+}
+
 static void tessera_create_mailbox(TesseraMachineState *s)
 {
     DeviceState *dev = qdev_new(TYPE_TESSERA_MAILBOX);
@@ -525,6 +535,7 @@ static void tessera_machine_init(MachineState *machine)
         exit(1);
     }
     tessera_create_mailbox(s);
+    tessera_create_ocbus(s);
     tessera_create_harts(s, entry);
     tessera_create_mswi(s);
     tessera_deadlock_init(s);

@@ -35,6 +35,9 @@ OBJECT_DECLARE_SIMPLE_TYPE(TesseraMswiState, TESSERA_MSWI)
 
 #define TYPE_TESSERA_MAILBOX "tessera-mailbox"
 OBJECT_DECLARE_SIMPLE_TYPE(TesseraMailboxState, TESSERA_MAILBOX)
+
+#define TYPE_TESSERA_OCBUS "tessera-ocbus"
+OBJECT_DECLARE_SIMPLE_TYPE(TesseraOcbusState, TESSERA_OCBUS)
 /* What the machine does on a deadlock (machine option deadlock=). */
 typedef enum TesseraDeadlockAction {
     TESSERA_DEADLOCK_EXIT,   /* report, exit 125 */
@@ -141,6 +144,14 @@ struct TesseraMailboxState {
     Notifier shutdown;       /* traces the counters when the run ends */
     bool host_closed;        /* the host link's connection is gone */
     bool host_finished;      /* the host said it has finished sending */
+};
+
+/* The open-collector bus lines and their wait CSR (tessera_ocbus.c). */
+struct TesseraOcbusState {
+    SysBusDevice parent_obj;
+    MemoryRegion mmio;
+    TesseraMachineState *machine;
+    struct TesseraOcbus *model;
 };
 
 /* CSR predicate of every Tessera CSR: present for every hart, any mode. */
