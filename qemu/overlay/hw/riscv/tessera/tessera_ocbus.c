@@ -33,8 +33,8 @@ static void tessera_ocbus_wake(void *opaque, uint32_t hart)
     tessera_machine_wake(s->machine, hart);
 }
 
-static uint64_t tessera_ocbus_mmio_read(void *opaque, hwaddr addr,
-                                        unsigned size)
+static uint64_t tessera_ocbus_read_op(void *opaque, hwaddr addr,
+                                      unsigned size)
 {
     TesseraOcbusState *s = opaque;
     int hart = tessera_current_hart_index();
@@ -57,8 +57,8 @@ static uint64_t tessera_ocbus_mmio_read(void *opaque, hwaddr addr,
     return value;
 }
 
-static void tessera_ocbus_mmio_write(void *opaque, hwaddr addr,
-                                     uint64_t value, unsigned size)
+static void tessera_ocbus_write_op(void *opaque, hwaddr addr,
+                                   uint64_t value, unsigned size)
 {
     TesseraOcbusState *s = opaque;
     int hart = tessera_current_hart_index();
@@ -83,8 +83,8 @@ static void tessera_ocbus_mmio_write(void *opaque, hwaddr addr,
 }
 
 static const MemoryRegionOps tessera_ocbus_ops = {
-    .read = tessera_ocbus_mmio_read,
-    .write = tessera_ocbus_mmio_write,
+    .read = tessera_ocbus_read_op,
+    .write = tessera_ocbus_write_op,
     .endianness = DEVICE_LITTLE_ENDIAN,
     .valid = { .min_access_size = 4, .max_access_size = 4 },
 };
