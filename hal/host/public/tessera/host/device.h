@@ -38,6 +38,9 @@ class Device {
 
   // csrrw: writes value, returns the old value.
   virtual uint32_t csr_swap(Hart& hart, uint16_t csr, uint32_t value);
+  // csrr (csrrs with x0): a read that writes nothing. The default is a swap
+  // of 0, for devices where the two mean the same.
+  virtual uint32_t csr_read(Hart& hart, uint16_t csr) { return csr_swap(hart, csr, 0); }
 };
 
 }  // namespace tessera::host

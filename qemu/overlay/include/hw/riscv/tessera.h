@@ -35,6 +35,9 @@ OBJECT_DECLARE_SIMPLE_TYPE(TesseraMswiState, TESSERA_MSWI)
 
 #define TYPE_TESSERA_MAILBOX "tessera-mailbox"
 OBJECT_DECLARE_SIMPLE_TYPE(TesseraMailboxState, TESSERA_MAILBOX)
+
+#define TYPE_TESSERA_REFLEX "tessera-reflex"
+OBJECT_DECLARE_SIMPLE_TYPE(TesseraReflexState, TESSERA_REFLEX)
 /* What the machine does on a deadlock (machine option deadlock=). */
 typedef enum TesseraDeadlockAction {
     TESSERA_DEADLOCK_EXIT,   /* report, exit 125 */
@@ -85,6 +88,7 @@ struct TesseraMachineState {
     DeviceState **mswi;
     TesseraTime time;
     TesseraMailboxState *mailbox;
+    TesseraReflexState *reflex;
     unsigned long *woken;    /* harts woken since the last kick */
     bool any_woken;
     TesseraSysinfoState *sysinfo;
@@ -110,6 +114,7 @@ struct TesseraSysinfoState {
     uint32_t clock_mhz;
     uint32_t dram_size;
     uint32_t partition_size;
+    uint32_t reflex_buffer_flits;
     struct TesseraSysinfo *model;
     TesseraConsoleState *console; /* flushed when the run ends */
 };
@@ -141,6 +146,13 @@ struct TesseraMailboxState {
     Notifier shutdown;       /* traces the counters when the run ends */
     bool host_closed;        /* the host link's connection is gone */
     bool host_finished;      /* the host said it has finished sending */
+};
+
+/* The reflex switches (tessera_reflex.c). */
+struct TesseraReflexState {
+    DeviceState parent_obj;
+    TesseraMachineState *machine;
+    struct TesseraReflex *model;
 };
 
 /* CSR predicate of every Tessera CSR: present for every hart, any mode. */

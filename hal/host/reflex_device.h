@@ -1,0 +1,76 @@
+// The reflex switches over the reflex switch model (docs/reflex.md): the reflex CSRs of every
+// hart, and blocking.
+//
+// As in the mailbox device, a CSR the model answers BLOCKED (RECV on an empty inbound buffer,
+// WAIT_SEND on a full outbound one) puts the calling hart's thread to sleep on a condition
+// variable of its own until the model wakes the hart, then the CSR is issued again. A CSR that
+// completes moves the hart's cycle counter to the model's resume time. A guest error (bad
+// configuration, a refused send) does not stop the hart, as in QEMU: it is recorded
+// (Machine::reflex_guest_errors) and the CSR reads what the model says (REFLEX_SEND: 0).
+//
+// Deadlock: when every hart bound to a thread is blocked here and nothing has happened in the
+// device for MachineParams::deadlock_grace, every blocked hart throws Deadlock with the report
+// of the device's wait registry.
+#pragma once
+
+#include <stdint.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tessera/host/device.h"
+#include "tessera/host/machine.h"
+#include "tessera/models/reflex.h"
+#include "tessera/models/waits.h"
+
+namespace tessera::host {
+
+class ReflexDevice final : public Device {
+ public:
+  // Throws std::invalid_argument if the model refuses the parameters (a buffer of 0 flits).
+  ReflexDevice(Machine& machine, const MachineParams& params);
+  ~ReflexDevice() override;
+
+  std::string_view name() const override { return "reflex"; }
+  std::vector<uint16_t> csrs() const override;
+  uint32_t csr_swap(Hart& hart, uint16_t csr, uint32_t value) override;
+  uint32_t csr_read(Hart& hart, uint16_t csr) override;
+
+  std::vector<std::string> guest_errors() const;
+  // The run has ended: harts blocked here (or blocking later) stop with MachineExit.
+  void machine_ended(int code);
+
+ private:
+  struct Waiter {
+    std::condition_variable cv;
+    bool woken = false;
+  };
+
+  static void wake(void* opaque, uint32_t hart_index);
+  uint32_t access(Hart& hart, uint16_t csr, bool write, uint32_t value);
+  void record_guest_error(uint32_t thread_id, const std::string& what);
+  // Sleeps until the model wakes `hart`; throws Deadlock or MachineExit.
+  void wait_for_wake(std::unique_lock<std::mutex>& lock, Hart& hart, BlockedOn what);
+
+  Machine& machine_;
+  const bool detect_deadlock_;
+  const std::chrono::milliseconds deadlock_grace_;
+
+  mutable std::mutex mutex_;  // guards everything below and the model
+  std::unique_ptr<TesseraWaits, void (*)(TesseraWaits*)> waits_{nullptr, tessera_waits_free};
+  std::unique_ptr<TesseraReflex, void (*)(TesseraReflex*)> model_{nullptr, tessera_reflex_free};
+  std::vector<Waiter> waiters_;    // by hart index
+  std::vector<uint32_t> blocked_;  // hart indices waiting in wait_for_wake
+  std::vector<std::string> guest_errors_;
+  std::string deadlock_report_;  // set when the deadlock is declared
+  uint64_t epoch_ = 0;           // counts everything that may change the model
+  bool deadlocked_ = false;
+  std::optional<int> ended_;
+};
+
+}  // namespace tessera::host
