@@ -44,7 +44,7 @@ using tessera::drivers::ReflexSwitch;
 using tessera::drivers::Sysinfo;
 
 constexpr uint32_t kEpisodes = 40;
-constexpr uint32_t kBenchEpisodes = 20;
+constexpr uint32_t kBenchEpisodes = 50;
 constexpr uint32_t kMaxBoardHarts = 4096;
 
 // The episode each hart of this board has arrived in, by board-local index. Each board has its
@@ -149,6 +149,9 @@ int bench(bool jittered) {
   ReflexBarrier barrier(ReflexRing::all_harts());
   if (!barrier.init().ok() || !barrier.barrier().ok()) {
     return fail("init failed", 0);
+  }
+  if (me == 0) {
+    tessera::printf("reflex_bench: start\n");  // the bench times the episodes from here
   }
   const uint64_t start = tessera::hal::cycle_count();
   for (uint32_t e = 0; e < kBenchEpisodes; e++) {
