@@ -11,15 +11,16 @@
 //  - deadlock: every hart waits for a flit nobody sends (the machine reports it, status 125).
 //  - cost: every hart in one ring; the root arrives last, long after the others, and prints the
 //    modelled cycles of its barrier: a constant plus one hop per member (reflex_cost_check.sh).
+#include "tessera/drivers/reflex.h"
+
 #include <inttypes.h>
 #include <stdint.h>
 
-#include "tessera/drivers/reflex.h"
+#include "tessera/drivers/mailbox.h"
 #include "tessera/drivers/sysinfo.h"
 #include "tessera/hal/csr.h"
 #include "tessera/hal/cycles.h"
 #include "tessera/print.h"
-#include "tinsel.h"
 
 #ifndef REFLEX_CASE
 #error "build with -DREFLEX_CASE=<case>"
@@ -53,20 +54,17 @@ volatile uint32_t arrived[kMaxBoardHarts];
 constexpr uint32_t kMaxRing = 8192;
 uint32_t ring_ids[2][kMaxRing];  // by parity
 
+// A one-word mailbox message: how the bad-configuration cases order their two threads.
 void send_word(uint32_t dest, uint32_t word) {
-  volatile uint32_t* slot = static_cast<volatile uint32_t*>(tinselSendSlot());
-  tinselWaitUntil(TINSEL_CAN_SEND);
-  slot[0] = word;
-  tinselSetLen(0);
-  tinselSend(dest, slot);
+  const tessera::drivers::Mailbox mailbox;
+  const tessera::drivers::Slot out = mailbox.send_slot();
+  *out.as<uint32_t>() = word;
+  (void)mailbox.send(dest, out, 1);
 }
 
-uint32_t receive_word() {
-  tinselWaitUntil(TINSEL_CAN_RECV);
-  volatile uint32_t* got = static_cast<volatile uint32_t*>(tinselRecv());
-  const uint32_t word = got[0];
-  tinselFree(got);
-  return word;
+void receive_word() {
+  const tessera::drivers::Mailbox mailbox;
+  (void)mailbox.give(mailbox.recv());
 }
 
 // Work of a length the modelled clock counts: what makes a hart late.
@@ -219,7 +217,7 @@ int bad_configuration(uint32_t which) {
       // there. Then (told by a mailbox message) thread 1 forwards to thread 0, which forwards
       // too: a ring with no root. The flit stays in thread 0's outbound buffer.
       if (me == 1) {
-        (void)receive_word();
+        receive_word();
         if (!sw.configure(other, ReflexRoute::kForward).ok()) {
           return fail("configure failed", 0);
         }
@@ -234,7 +232,7 @@ int bad_configuration(uint32_t which) {
           return fail("the flit did not wait at the off switch", 0);
         }
         send_word(other, 1);
-        (void)receive_word();  // thread 1 has closed the ring
+        receive_word();  // thread 1 has closed the ring
         if (sw.status().outbound_room != b - 1) {
           return fail("a flit left a ring with no root", 0);
         }

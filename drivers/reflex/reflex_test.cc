@@ -34,7 +34,8 @@ MachineParams Params(uint32_t buffer_flits, uint32_t hop_cycles = 1) {
 // For each episode, how many members have notified in it.
 class Arrivals {
  public:
-  explicit Arrivals(uint32_t episodes) : counts_(std::make_unique<std::atomic<uint32_t>[]>(episodes)) {}
+  explicit Arrivals(uint32_t episodes)
+      : counts_(std::make_unique<std::atomic<uint32_t>[]>(episodes)) {}
   void notified(uint32_t episode) { counts_[episode].fetch_add(1); }
   uint32_t count(uint32_t episode) const { return counts_[episode].load(); }
 
@@ -68,8 +69,8 @@ void RunEpisodesWithALateMember(Machine& machine, const std::vector<uint32_t>& m
       arrivals.notified(e);
       ASSERT_TRUE(barrier.notify().ok());
       ASSERT_TRUE(barrier.wait().ok());
-      ASSERT_EQ(arrivals.count(e), n) << "thread " << hart.id() << " left episode " << e
-                                      << " before every member notified";
+      ASSERT_EQ(arrivals.count(e), n)
+          << "thread " << hart.id() << " left episode " << e << " before every member notified";
     }
     EXPECT_EQ(barrier.episode(), episodes);
   });

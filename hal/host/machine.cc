@@ -242,6 +242,7 @@ void Machine::end_run(int code) {
   mailbox_->machine_ended(code);
   barrier_->machine_ended(code);
   ocbus_->machine_ended(code);
+  reflex_->machine_ended(code);
 }
 
 std::vector<BarrierLogLine> Machine::barrier_log() const {
@@ -254,7 +255,6 @@ std::vector<std::string> Machine::barrier_guest_errors() const {
 
 std::vector<std::string> Machine::ocbus_guest_errors() const {
   return ocbus_->guest_errors();
-  reflex_->machine_ended(code);
 }
 
 std::vector<std::string> Machine::reflex_guest_errors() const {

@@ -1,7 +1,5 @@
 #include "reflex_device.h"
 
-#include <algorithm>
-#include <new>
 #include <stdexcept>
 
 #include "bus_error.h"
@@ -9,16 +7,9 @@
 namespace tessera::host {
 
 ReflexDevice::ReflexDevice(Machine& machine, const MachineParams& params)
-    : machine_(machine),
-      detect_deadlock_(params.detect_deadlock),
-      deadlock_grace_(params.deadlock_grace),
-      waiters_(machine.num_harts()) {
-  waits_.reset(tessera_waits_new(&machine.shape()));
-  if (!waits_) {
-    throw std::bad_alloc();
-  }
+    : machine_(machine), waiters_(machine, params, "the reflex switches") {
   const TesseraReflexConfig config{machine.shape(), params.reflex_buffer_flits,
-                                   params.reflex_hop_cycles, waits_.get()};
+                                   params.reflex_hop_cycles, waiters_.registry()};
   TesseraReflexHost host{};
   host.opaque = this;
   host.wake = &ReflexDevice::wake;
@@ -35,14 +26,7 @@ ReflexDevice::~ReflexDevice() = default;
 
 // Every CSR regs.h calls a reflex CSR, as the QEMU wrapper registers them.
 std::vector<uint16_t> ReflexDevice::csrs() const {
-  constexpr uint32_t kCsrCount = 4096;  // 12-bit CSR numbers
-  std::vector<uint16_t> csrs;
-  for (uint32_t csr = 0; csr < kCsrCount; csr++) {
-    if (tessera_csr_is_reflex(csr)) {
-      csrs.push_back(static_cast<uint16_t>(csr));
-    }
-  }
-  return csrs;
+  return csrs_where(tessera_csr_is_reflex);
 }
 
 uint32_t ReflexDevice::csr_swap(Hart& hart, uint16_t csr, uint32_t value) {
@@ -60,10 +44,10 @@ uint32_t ReflexDevice::access(Hart& hart, uint16_t csr, bool write, uint32_t val
     uint64_t resume_at = 0;
     const char* error = nullptr;
     const uint64_t now = hart.cycles();
-    waiters_[hart.index()].woken = false;
+    waiters_.arm(hart.index());
     const TesseraReflexResult r = tessera_reflex_csr(model_.get(), hart.index(), csr, write, value,
                                                      now, &result, &resume_at, &error);
-    epoch_++;
+    waiters_.changed();
     uint32_t sender = 0;
     while (const char* taken = tessera_reflex_take_error(model_.get(), &sender)) {
       record_guest_error(machine_.hart_at(sender).id(), taken);
@@ -73,15 +57,15 @@ uint32_t ReflexDevice::access(Hart& hart, uint16_t csr, bool write, uint32_t val
         (void)hart.wait_until(resume_at);
         return result;
       case TESSERA_REFLEX_BLOCKED:
-        wait_for_wake(lock, hart,
-                      csr == TESSERA_CSR_REFLEX_RECV ? BlockedOn::kReflexRecv
-                                                     : BlockedOn::kReflexWaitSend);
+        waiters_.wait(
+            lock, hart,
+            csr == TESSERA_CSR_REFLEX_RECV ? BlockedOn::kReflexRecv : BlockedOn::kReflexWaitSend);
         break;
       case TESSERA_REFLEX_GUEST_ERROR:
       default:
         (void)hart.wait_until(resume_at);
-        record_guest_error(hart.id(), std::string(write ? "csrrw " : "csrr ") + hex32(csr) +
-                                          ", " + hex32(value) + ": " +
+        record_guest_error(hart.id(), std::string(write ? "csrrw " : "csrr ") + hex32(csr) + ", " +
+                                          hex32(value) + ": " +
                                           (error != nullptr ? error : "refused"));
         return result;
     }
@@ -92,50 +76,9 @@ void ReflexDevice::record_guest_error(uint32_t thread_id, const std::string& wha
   guest_errors_.push_back("tessera-reflex: thread " + hex32(thread_id) + ": " + what);
 }
 
-void ReflexDevice::wait_for_wake(std::unique_lock<std::mutex>& lock, Hart& hart, BlockedOn what) {
-  Waiter& waiter = waiters_[hart.index()];
-  blocked_.push_back(hart.index());
-  // Before the lock is let go: whoever sees the state acts after the model has the waiter.
-  machine_.set_blocked(hart, what);
-  while (!waiter.woken && !ended_ && !deadlocked_) {
-    if (!detect_deadlock_) {
-      waiter.cv.wait(lock);
-      continue;
-    }
-    const uint64_t epoch = epoch_;
-    if (waiter.cv.wait_for(lock, deadlock_grace_) == std::cv_status::timeout && !waiter.woken &&
-        !ended_ && epoch == epoch_ && blocked_.size() >= machine_.active_harts()) {
-      // Every running hart is here and nothing has moved for a whole grace period.
-      deadlocked_ = true;
-      std::string waits(tessera_waits_report(waits_.get(), nullptr, 0), '\0');
-      (void)tessera_waits_report(waits_.get(), waits.data(), waits.size() + 1);
-      deadlock_report_ =
-          "tessera host: deadlock: every running hart is blocked in the reflex switches and "
-          "nothing changed for " +
-          std::to_string(deadlock_grace_.count()) + " ms. Waiting:\n" + waits;
-      for (const uint32_t other : blocked_) {
-        waiters_[other].cv.notify_one();
-      }
-    }
-  }
-  blocked_.erase(std::find(blocked_.begin(), blocked_.end(), hart.index()));
-  machine_.set_blocked(hart, BlockedOn::kNothing);
-  if (ended_) {
-    throw MachineExit(*ended_);
-  }
-  if (!waiter.woken) {
-    throw Deadlock(deadlock_report_);
-  }
-}
-
 void ReflexDevice::machine_ended(int code) {
   std::lock_guard lock(mutex_);
-  if (!ended_) {
-    ended_ = code;
-  }
-  for (const uint32_t index : blocked_) {
-    waiters_[index].cv.notify_one();
-  }
+  waiters_.machine_ended(code);
 }
 
 std::vector<std::string> ReflexDevice::guest_errors() const {
@@ -145,12 +88,7 @@ std::vector<std::string> ReflexDevice::guest_errors() const {
 
 // Called by the model with mutex_ held.
 void ReflexDevice::wake(void* opaque, uint32_t hart_index) {
-  auto* self = static_cast<ReflexDevice*>(opaque);
-  Waiter& waiter = self->waiters_[hart_index];
-  waiter.woken = true;
-  // No longer blocked from here on, although its thread has yet to run.
-  self->machine_.set_blocked(self->machine_.hart_at(hart_index), BlockedOn::kNothing);
-  waiter.cv.notify_one();
+  static_cast<ReflexDevice*>(opaque)->waiters_.wake(hart_index);
 }
 
 }  // namespace tessera::host

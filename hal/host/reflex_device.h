@@ -15,18 +15,15 @@
 
 #include <stdint.h>
 
-#include <chrono>
-#include <condition_variable>
 #include <memory>
 #include <mutex>
-#include <optional>
 #include <string>
 #include <vector>
 
+#include "hart_waiters.h"
 #include "tessera/host/device.h"
 #include "tessera/host/machine.h"
 #include "tessera/models/reflex.h"
-#include "tessera/models/waits.h"
 
 namespace tessera::host {
 
@@ -46,31 +43,15 @@ class ReflexDevice final : public Device {
   void machine_ended(int code);
 
  private:
-  struct Waiter {
-    std::condition_variable cv;
-    bool woken = false;
-  };
-
   static void wake(void* opaque, uint32_t hart_index);
   uint32_t access(Hart& hart, uint16_t csr, bool write, uint32_t value);
   void record_guest_error(uint32_t thread_id, const std::string& what);
-  // Sleeps until the model wakes `hart`; throws Deadlock or MachineExit.
-  void wait_for_wake(std::unique_lock<std::mutex>& lock, Hart& hart, BlockedOn what);
 
   Machine& machine_;
-  const bool detect_deadlock_;
-  const std::chrono::milliseconds deadlock_grace_;
-
   mutable std::mutex mutex_;  // guards everything below and the model
-  std::unique_ptr<TesseraWaits, void (*)(TesseraWaits*)> waits_{nullptr, tessera_waits_free};
+  HartWaiters waiters_;       // harts asleep in RECV or WAIT_SEND, and the wait registry
   std::unique_ptr<TesseraReflex, void (*)(TesseraReflex*)> model_{nullptr, tessera_reflex_free};
-  std::vector<Waiter> waiters_;    // by hart index
-  std::vector<uint32_t> blocked_;  // hart indices waiting in wait_for_wake
   std::vector<std::string> guest_errors_;
-  std::string deadlock_report_;  // set when the deadlock is declared
-  uint64_t epoch_ = 0;           // counts everything that may change the model
-  bool deadlocked_ = false;
-  std::optional<int> ended_;
 };
 
 }  // namespace tessera::host

@@ -45,8 +45,8 @@ TEST(HostReflex, ReadsOfRouteAndNextAreNotWritesOfZero) {
   EXPECT_EQ(hal::csr_read<TESSERA_CSR_REFLEX_NEXT>(), 3u);
   EXPECT_EQ(hal::csr_read<TESSERA_CSR_REFLEX_ROUTE>(), TESSERA_REFLEX_ROUTE_FORWARD);
   // Outbound room is B with nothing sent.
-  EXPECT_EQ(hal::csr_read<TESSERA_CSR_REFLEX_STATUS>(), uint32_t{TESSERA_DEFAULT_reflex_buffer_flits}
-                                                            << 16);
+  EXPECT_EQ(hal::csr_read<TESSERA_CSR_REFLEX_STATUS>(),
+            uint32_t{TESSERA_DEFAULT_reflex_buffer_flits} << 16);
   EXPECT_TRUE(machine.reflex_guest_errors().empty());
 }
 
@@ -148,8 +148,8 @@ TEST(HostReflex, ARingWithNoRootIsReportedOnceAndItsFlitStays) {
   });
   HartScope scope(machine, 0);
   EXPECT_EQ(hal::csr_swap<TESSERA_CSR_REFLEX_SEND>(1), 0u);
-  EXPECT_EQ(hal::csr_read<TESSERA_CSR_REFLEX_STATUS>(), uint32_t{TESSERA_DEFAULT_reflex_buffer_flits}
-                                                            << 16);
+  EXPECT_EQ(hal::csr_read<TESSERA_CSR_REFLEX_STATUS>(),
+            uint32_t{TESSERA_DEFAULT_reflex_buffer_flits} << 16);
   const std::vector<std::string> errors = machine.reflex_guest_errors();
   ASSERT_EQ(errors.size(), 1u);
   EXPECT_TRUE(Mentions(errors[0], "ring with no root"));

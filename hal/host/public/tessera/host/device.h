@@ -19,6 +19,10 @@ struct MmioWindow {
   uint32_t size;
 };
 
+// Every CSR number (12 bits) for which `is` holds, e.g. tessera_csr_is_mailbox of regs.h: how a
+// device claims the CSRs the QEMU wrapper registers too.
+std::vector<uint16_t> csrs_where(int (*is)(uint32_t csr));
+
 class Device {
  public:
   virtual ~Device() = default;
