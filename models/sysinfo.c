@@ -196,6 +196,9 @@ static int register_value(const TesseraSysinfo *s, uint32_t hart_id,
     case TESSERA_SYSINFO_HOST_ID:
         *value = tessera_host_id(shape);
         return 1;
+    case TESSERA_SYSINFO_REFLEX_BUFFER_FLITS:
+        *value = s->cfg.reflex_buffer_flits;
+        return 1;
     default:
         return 0;
     }

@@ -14,9 +14,10 @@ namespace {
 
 constexpr uint32_t kDramSize = 256u << 20;
 constexpr uint32_t kPartitionSize = 64u << 10;
+constexpr uint32_t kReflexBufferFlits = 7;
 
 TesseraSysinfoConfig ConfigFor(const TesseraShape& shape) {
-  return TesseraSysinfoConfig{shape, 250, kDramSize, kPartitionSize};
+  return TesseraSysinfoConfig{shape, 250, kDramSize, kPartitionSize, kReflexBufferFlits};
 }
 
 using tessera::testing::AllThreadIds;
@@ -95,6 +96,7 @@ TEST_P(SysinfoShapeTest, PerHartRegistersAnswerForTheReadingHart) {
     leaders_per_board[board] += leader;
     EXPECT_EQ(sysinfo.Read(id, TESSERA_SYSINFO_HOST_ID), host_id);
     EXPECT_GT(host_id, id);
+    EXPECT_EQ(sysinfo.Read(id, TESSERA_SYSINFO_REFLEX_BUFFER_FLITS), kReflexBufferFlits);
   }
   EXPECT_EQ(indices.size(), ids.size());
   EXPECT_EQ(*indices.rbegin(), ids.size() - 1);
@@ -225,7 +227,7 @@ TEST(SysinfoAccess, HartIdOutsideTheShapeIsAGuestError) {
 
 TEST(SysinfoConfig, RejectsShapesTheIdSchemeCannotHold) {
   const auto rejected = [](TesseraShape shape, uint32_t dram, uint32_t partition) {
-    const TesseraSysinfoConfig config{shape, 100, dram, partition};
+    const TesseraSysinfoConfig config{shape, 100, dram, partition, kReflexBufferFlits};
     TesseraSysinfo* s = tessera_sysinfo_new(&config);
     tessera_sysinfo_free(s);
     return s == nullptr;

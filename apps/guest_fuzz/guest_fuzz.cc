@@ -176,8 +176,6 @@ bool never_implemented(uint32_t csr) {
     case 0x80e:
     case 0x810:
     case 0x815:
-    case 0x816:
-    case 0x817:
       return true;
     default:
       return false;
@@ -366,6 +364,12 @@ Fuzzer::Outcome Fuzzer::csr(uint32_t csr, Form form, uint32_t operand) {
       e = effect_of(form, operand);
     }
   }
+  if (csr == TESSERA_CSR_REFLEX_RECV && !e.writes) {
+    // A read would wait for ever (no switch is configured, so no flit comes): a write instead,
+    // which the switch refuses.
+    form = kRw;
+    e = effect_of(form, operand);
+  }
   if (csr == TESSERA_CSR_FREE && e.writes && !may_give(e.value) && !held(e.value)) {
     operand = e.value + 8;  // a misaligned slot instead: BAD_SLOT (only csrrw/csrrs get here)
     e = effect_of(form, operand);
@@ -393,6 +397,14 @@ Fuzzer::Outcome Fuzzer::csr(uint32_t csr, Form form, uint32_t operand) {
   }
   if (csr == TESSERA_CSR_EMIT && trapped) {
     failure("EMIT trapped", csr, form, operand);
+  }
+  if (tessera_csr_is_reflex(csr)) {
+    // The fuzzer configures no switch: every send is refused (no next switch), a read of SEND
+    // and a write of RECV are guest errors; none traps, all read 0 (docs/reflex.md).
+    if (trapped || value != 0) {
+      failure("reflex CSR trapped or read non-zero with no switch configured", csr, value, form);
+    }
+    return {value, trapped};
   }
   if (!tessera_csr_is_mailbox(csr)) {
     return {value, trapped};

@@ -48,6 +48,7 @@ TEST_P(SysinfoDriverTest, EveryHartReadsTheShapeAndItsOwnFacts) {
     EXPECT_EQ(sysinfo.clock_mhz(), 240u);
     EXPECT_EQ(sysinfo.partition_size(), 16u << 10);
     EXPECT_EQ(sysinfo.host_id(), tessera_host_id(&shape));
+    EXPECT_EQ(sysinfo.reflex_buffer_flits(), uint32_t{TESSERA_DEFAULT_reflex_buffer_flits});
 
     // What firmware does at boot: its own id from the CSR, the rest from
     // sysinfo.

@@ -13,6 +13,11 @@ uint32_t host_csr_swap(uint16_t csr, uint32_t value) {
   return hart.machine().csr_swap(hart, csr, value);
 }
 
+uint32_t host_csr_read(uint16_t csr) {
+  host::Hart& hart = host::current_hart();
+  return hart.machine().csr_read(hart, csr);
+}
+
 uint32_t mmio_read32(uint32_t bus_address) {
   host::Hart& hart = host::current_hart();
   return hart.machine().mmio_read32(hart, bus_address);

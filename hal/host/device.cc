@@ -6,6 +6,17 @@
 
 namespace tessera::host {
 
+std::vector<uint16_t> csrs_where(int (*is)(uint32_t csr)) {
+  constexpr uint32_t kCsrCount = 4096;  // 12-bit CSR numbers
+  std::vector<uint16_t> csrs;
+  for (uint32_t csr = 0; csr < kCsrCount; csr++) {
+    if (is(csr)) {
+      csrs.push_back(static_cast<uint16_t>(csr));
+    }
+  }
+  return csrs;
+}
+
 uint32_t Device::mmio_read32(Hart& hart, uint32_t offset) {
   throw_bus_error(hart,
                   std::string(name()) + " has no readable register at offset " + hex32(offset));

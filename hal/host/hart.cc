@@ -59,6 +59,10 @@ std::string_view name(BlockedOn what) {
       return "barrier";
     case BlockedOn::kOcbus:
       return "ocbus wait";
+    case BlockedOn::kReflexRecv:
+      return "reflex receive";
+    case BlockedOn::kReflexWaitSend:
+      return "reflex wait-send";
   }
   return "unknown";
 }

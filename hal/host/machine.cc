@@ -12,6 +12,7 @@
 #include "exit_device.h"
 #include "mailbox_device.h"
 #include "mswi_device.h"
+#include "reflex_device.h"
 #include "sysinfo_device.h"
 
 namespace tessera::host {
@@ -38,7 +39,7 @@ Machine::Machine(const TesseraShape& shape, MachineParams params)
   // Sysinfo first: its model validates the shape before anything is sized
   // by it.
   const TesseraSysinfoConfig sysinfo_config{shape_, params_.clock_mhz, params_.dram_size,
-                                            params_.partition_size};
+                                            params_.partition_size, params_.reflex_buffer_flits};
   auto sysinfo = std::make_unique<SysinfoDevice>(*this, sysinfo_config);
 
   const uint32_t count = tessera_num_threads(&shape_);
@@ -76,6 +77,9 @@ Machine::Machine(const TesseraShape& shape, MachineParams params)
   auto ocbus = std::make_unique<OcbusDevice>(*this, params_);
   ocbus_ = ocbus.get();
   attach(std::move(ocbus));
+  auto reflex = std::make_unique<ReflexDevice>(*this, params_);
+  reflex_ = reflex.get();
+  attach(std::move(reflex));
 }
 
 Machine::~Machine() = default;
@@ -153,13 +157,21 @@ void Machine::mmio_write32(Hart& hart, uint32_t address, uint32_t value) {
   device.mmio_write32(hart, offset, value);
 }
 
-uint32_t Machine::csr_swap(Hart& hart, uint16_t csr, uint32_t value) {
+Device& Machine::csr_device(Hart& hart, uint16_t csr) {
   hart.retire(1);
   Device* device = csr < csr_map_.size() ? csr_map_[csr] : nullptr;
   if (device == nullptr) {
     throw_bus_error(hart, "no device implements CSR " + hex32(csr));
   }
-  return device->csr_swap(hart, csr, value);
+  return *device;
+}
+
+uint32_t Machine::csr_swap(Hart& hart, uint16_t csr, uint32_t value) {
+  return csr_device(hart, csr).csr_swap(hart, csr, value);
+}
+
+uint32_t Machine::csr_read(Hart& hart, uint16_t csr) {
+  return csr_device(hart, csr).csr_read(hart, csr);
 }
 
 void Machine::run_on_harts(std::span<const uint32_t> thread_ids,
@@ -230,6 +242,7 @@ void Machine::end_run(int code) {
   mailbox_->machine_ended(code);
   barrier_->machine_ended(code);
   ocbus_->machine_ended(code);
+  reflex_->machine_ended(code);
 }
 
 std::vector<BarrierLogLine> Machine::barrier_log() const {
@@ -242,6 +255,10 @@ std::vector<std::string> Machine::barrier_guest_errors() const {
 
 std::vector<std::string> Machine::ocbus_guest_errors() const {
   return ocbus_->guest_errors();
+}
+
+std::vector<std::string> Machine::reflex_guest_errors() const {
+  return reflex_->guest_errors();
 }
 
 std::optional<int> Machine::exit_code() const {

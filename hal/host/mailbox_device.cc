@@ -75,14 +75,7 @@ std::optional<MmioWindow> MailboxDevice::mmio_window() const {
 
 // Every CSR regs.h calls a mailbox CSR, as the QEMU wrapper registers them.
 std::vector<uint16_t> MailboxDevice::csrs() const {
-  constexpr uint32_t kCsrCount = 4096;  // 12-bit CSR numbers
-  std::vector<uint16_t> csrs;
-  for (uint32_t csr = 0; csr < kCsrCount; csr++) {
-    if (tessera_csr_is_mailbox(csr)) {
-      csrs.push_back(static_cast<uint16_t>(csr));
-    }
-  }
-  return csrs;
+  return csrs_where(tessera_csr_is_mailbox);
 }
 
 uint8_t* MailboxDevice::tile_scratch(const Hart& hart) const {

@@ -163,6 +163,7 @@ class Scenario {
       case TESSERA_SYSINFO_CHECKIN: *value = count_; return true;
       case TESSERA_SYSINFO_BOARD_LEADER: *value = local(id) == 0; return true;
       case TESSERA_SYSINFO_HOST_ID: *value = tessera_host_id(&s); return true;
+      case TESSERA_SYSINFO_REFLEX_BUFFER_FLITS: *value = c_.reflex_buffer_flits; return true;
       default: return false;
     }
   }
@@ -187,6 +188,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   c.shape.cores_per_tile = edge_or_small(in, 3);
   c.shape.threads_per_core = edge_or_small(in, 4);
   c.clock_mhz = in.u32();
+  c.reflex_buffer_flits = in.u32();
   c.partition_size = raw ? in.u32() : in.below(1u << 20);
   const uint64_t needed =
       uint64_t{TESSERA_CODE_SIZE} + uint64_t{tessera_threads_per_board(&c.shape)} *

@@ -15,9 +15,11 @@ inline uint32_t csr_swap(uint32_t value) {
   return backend::csr_swap<Csr>(value);
 }
 
+// csrr rd, Csr (csrrs with x0): reads without writing, which a device may tell apart from a
+// write of 0 (a reflex switch's ROUTE and NEXT; its read-only CSRs refuse writes).
 template <uint16_t Csr>
 inline uint32_t csr_read() {
-  return backend::csr_swap<Csr>(0);
+  return backend::csr_read<Csr>();
 }
 
 template <uint16_t Csr>

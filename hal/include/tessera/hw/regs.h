@@ -237,6 +237,7 @@ static inline const char *tessera_mailbox_fault_name(uint32_t code)
 #define TESSERA_SYSINFO_CHECKIN          0x38 /* write: check in; read: count  */
 #define TESSERA_SYSINFO_BOARD_LEADER     0x3c /* per hart: 1 if first of board */
 #define TESSERA_SYSINFO_HOST_ID          0x40 /* thread id of the host         */
+#define TESSERA_SYSINFO_REFLEX_BUFFER_FLITS 0x44 /* reflex switch buffer B  */
 
 #define TESSERA_SYSINFO_MAGIC_VALUE      0x41525354u /* "TSRA" little-endian */
 #define TESSERA_SYSINFO_VERSION_VALUE    1u

@@ -26,6 +26,7 @@ typedef struct TesseraSysinfoConfig {
     uint32_t clock_mhz;
     uint32_t dram_size;      /* bytes per board */
     uint32_t partition_size; /* bytes per hart */
+    uint32_t reflex_buffer_flits; /* B of the reflex switches (docs/reflex.md) */
 } TesseraSysinfoConfig;
 
 typedef enum TesseraSysinfoAction {

@@ -39,6 +39,8 @@ class Sysinfo {
   uint32_t partition_size() const { return read(TESSERA_SYSINFO_PARTITION_SIZE); }
   uint32_t num_harts() const { return read(TESSERA_SYSINFO_NUM_HARTS); }
   uint32_t host_id() const { return read(TESSERA_SYSINFO_HOST_ID); }
+  // Flits in each core's inbound and outbound reflex buffer (B, docs/reflex.md).
+  uint32_t reflex_buffer_flits() const { return read(TESSERA_SYSINFO_REFLEX_BUFFER_FLITS); }
 
   // Per hart: dense index 0..num_harts()-1 (tessera_dense_index of the caller's thread id).
   uint32_t hart_index() const { return read(TESSERA_SYSINFO_HART_INDEX); }

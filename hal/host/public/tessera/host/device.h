@@ -19,6 +19,10 @@ struct MmioWindow {
   uint32_t size;
 };
 
+// Every CSR number (12 bits) for which `is` holds, e.g. tessera_csr_is_mailbox of regs.h: how a
+// device claims the CSRs the QEMU wrapper registers too.
+std::vector<uint16_t> csrs_where(int (*is)(uint32_t csr));
+
 class Device {
  public:
   virtual ~Device() = default;
@@ -38,6 +42,9 @@ class Device {
 
   // csrrw: writes value, returns the old value.
   virtual uint32_t csr_swap(Hart& hart, uint16_t csr, uint32_t value);
+  // csrr (csrrs with x0): a read that writes nothing. The default is a swap
+  // of 0, for devices where the two mean the same.
+  virtual uint32_t csr_read(Hart& hart, uint16_t csr) { return csr_swap(hart, csr, 0); }
 };
 
 }  // namespace tessera::host

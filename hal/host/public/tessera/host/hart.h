@@ -16,16 +16,17 @@ namespace tessera::host {
 class Machine;
 
 // The blocking operation a hart's thread sleeps in, if any (Machine::blocked_on,
-// Machine::wait_until_blocked): the mailbox's WAIT_UNTIL and the barrier controller's ENTER; a
-// device with another blocking operation adds its own value.
+// Machine::wait_until_blocked). A device with a blocking operation adds its own value.
 enum class BlockedOn {
-  kNothing,        // running, finished, or not started
-  kCanSend,        // WAIT_UNTIL can-send (tinselWaitUntil(TINSEL_CAN_SEND), a blocked send)
-  kCanRecv,        // WAIT_UNTIL can-recv (tinselWaitUntil(TINSEL_CAN_RECV), a blocked receive)
-  kCanSendOrRecv,  // WAIT_UNTIL either
-  kIdle,           // WAIT_UNTIL with the idle bits (tinselIdle)
-  kBarrier,        // the barrier controller's ENTER
-  kOcbus,          // the open-collector bus's OCBUS_WAIT
+  kNothing,         // running, finished, or not started
+  kCanSend,         // WAIT_UNTIL can-send (tinselWaitUntil(TINSEL_CAN_SEND), a blocked send)
+  kCanRecv,         // WAIT_UNTIL can-recv (tinselWaitUntil(TINSEL_CAN_RECV), a blocked receive)
+  kCanSendOrRecv,   // WAIT_UNTIL either
+  kIdle,            // WAIT_UNTIL with the idle bits (tinselIdle)
+  kBarrier,         // the barrier controller's ENTER
+  kOcbus,           // the open-collector bus's OCBUS_WAIT
+  kReflexRecv,      // REFLEX_RECV on an empty inbound buffer
+  kReflexWaitSend,  // REFLEX_WAIT_SEND on a full outbound buffer
 };
 
 // "can-recv", "idle", ...: for messages and gtest output.

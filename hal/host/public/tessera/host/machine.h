@@ -87,6 +87,10 @@ struct MachineParams {
   uint32_t barrier_tile_x = TESSERA_DEFAULT_barrier_tile_x;
   uint32_t barrier_tile_y = TESSERA_DEFAULT_barrier_tile_y;
 
+  // The reflex switches (docs/reflex.md): buffer B in flits, and one hop's latency.
+  uint32_t reflex_buffer_flits = TESSERA_DEFAULT_reflex_buffer_flits;
+  uint32_t reflex_hop_cycles = TESSERA_DEFAULT_reflex_hop_cycles;
+
   // Deadlock detection: when every hart bound to a thread is blocked in a
   // mailbox wait and nothing has happened in the mailbox for deadlock_grace,
   // each of them throws Deadlock instead of hanging. A host thread that
@@ -141,6 +145,7 @@ class BarrierCtlDevice;
 class ConsoleDevice;
 class MailboxDevice;
 class OcbusDevice;
+class ReflexDevice;
 
 class Machine {
  public:
@@ -172,6 +177,7 @@ class Machine {
   uint32_t mmio_read32(Hart& hart, uint32_t address);
   void mmio_write32(Hart& hart, uint32_t address, uint32_t value);
   uint32_t csr_swap(Hart& hart, uint16_t csr, uint32_t value);
+  uint32_t csr_read(Hart& hart, uint16_t csr);  // csrr: writes nothing
 
   // Runs `program` on one new host thread per listed hart, each inside a
   // HartScope, and waits for all of them. A hart that ends the run through
@@ -231,6 +237,11 @@ class Machine {
   // Every hart's modelled time (tessera/models/clock.h), by dense index.
   const TesseraClocks* clocks() const { return clocks_.get(); }
 
+  // --- Reflex switches (docs/reflex.md) ------------------------------------------------------
+  // The guest errors the reflex switches answered (bad configuration, refused sends), one line
+  // each, in order: QEMU logs the same ones with LOG_GUEST_ERROR.
+  std::vector<std::string> reflex_guest_errors() const;
+
   // Harts bound to a thread now, or about to be (run_on_harts); what
   // deadlock detection compares the blocked harts against.
   uint32_t active_harts() const;
@@ -255,6 +266,8 @@ class Machine {
   friend class Hart;  // its clock is an entry of clocks_
 
   Device& device_at(Hart& hart, uint32_t address, uint32_t& offset);
+  // The device of a CSR access, the access retired; throws for no device.
+  Device& csr_device(Hart& hart, uint16_t csr);
 
   TesseraShape shape_;
   MachineParams params_;
@@ -268,6 +281,7 @@ class Machine {
   MailboxDevice* mailbox_ = nullptr;
   BarrierCtlDevice* barrier_ = nullptr;
   OcbusDevice* ocbus_ = nullptr;
+  ReflexDevice* reflex_ = nullptr;
   std::atomic<int> bound_harts_{0};
   std::atomic<int> starting_harts_{0};
 

@@ -454,6 +454,8 @@ static void tessera_create_devices(TesseraMachineState *s)
     qdev_prop_set_uint32(sysinfo, "clock-mhz", s->clock_mhz);
     qdev_prop_set_uint32(sysinfo, "dram-size", s->dram_mib * MiB);
     qdev_prop_set_uint32(sysinfo, "partition-size", s->partition_kib * KiB);
+    qdev_prop_set_uint32(sysinfo, "reflex-buffer-flits",
+                         s->reflex_buffer_flits);
     object_property_set_link(OBJECT(sysinfo), "console", OBJECT(console),
                              &error_abort);
     sysbus_realize_and_unref(SYS_BUS_DEVICE(sysinfo), &error_fatal);
@@ -498,6 +500,17 @@ static void tessera_create_mailbox(TesseraMachineState *s)
     s->mailbox = TESSERA_MAILBOX(dev);
 }
 
+static void tessera_create_reflex(TesseraMachineState *s)
+{
+    DeviceState *dev = qdev_new(TYPE_TESSERA_REFLEX);
+
+    object_property_set_link(OBJECT(dev), "machine", OBJECT(s),
+                             &error_abort);
+    object_property_add_child(OBJECT(s), "reflex", OBJECT(dev));
+    qdev_realize_and_unref(dev, NULL, &error_fatal);
+    s->reflex = TESSERA_REFLEX(dev);
+}
+
 static void tessera_machine_init(MachineState *machine)
 {
     TesseraMachineState *s = TESSERA_MACHINE(machine);
@@ -536,6 +549,7 @@ static void tessera_machine_init(MachineState *machine)
     }
     tessera_create_mailbox(s);
     tessera_create_ocbus(s);
+    tessera_create_reflex(s);
     tessera_create_harts(s, entry);
     tessera_create_mswi(s);
     tessera_deadlock_init(s);

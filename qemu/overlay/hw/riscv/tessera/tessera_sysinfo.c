@@ -108,6 +108,7 @@ static void tessera_sysinfo_realize(DeviceState *dev, Error **errp)
         .clock_mhz = s->clock_mhz,
         .dram_size = s->dram_size,
         .partition_size = s->partition_size,
+        .reflex_buffer_flits = s->reflex_buffer_flits,
     };
 
     if (!s->console) {
@@ -156,6 +157,9 @@ static const Property tessera_sysinfo_properties[] = {
     DEFINE_PROP_UINT32("dram-size", TesseraSysinfoState, dram_size, 0),
     DEFINE_PROP_UINT32("partition-size", TesseraSysinfoState, partition_size,
                        0),
+    DEFINE_PROP_UINT32("reflex-buffer-flits", TesseraSysinfoState,
+                       reflex_buffer_flits,
+                       TESSERA_DEFAULT_reflex_buffer_flits),
     DEFINE_PROP_LINK("console", TesseraSysinfoState, console,
                      TYPE_TESSERA_CONSOLE, TesseraConsoleState *),
 };

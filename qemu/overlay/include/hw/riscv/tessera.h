@@ -38,6 +38,9 @@ OBJECT_DECLARE_SIMPLE_TYPE(TesseraMailboxState, TESSERA_MAILBOX)
 
 #define TYPE_TESSERA_OCBUS "tessera-ocbus"
 OBJECT_DECLARE_SIMPLE_TYPE(TesseraOcbusState, TESSERA_OCBUS)
+
+#define TYPE_TESSERA_REFLEX "tessera-reflex"
+OBJECT_DECLARE_SIMPLE_TYPE(TesseraReflexState, TESSERA_REFLEX)
 /* What the machine does on a deadlock (machine option deadlock=). */
 typedef enum TesseraDeadlockAction {
     TESSERA_DEADLOCK_EXIT,   /* report, exit 125 */
@@ -88,6 +91,7 @@ struct TesseraMachineState {
     DeviceState **mswi;
     TesseraTime time;
     TesseraMailboxState *mailbox;
+    TesseraReflexState *reflex;
     unsigned long *woken;    /* harts woken since the last kick */
     bool any_woken;
     TesseraSysinfoState *sysinfo;
@@ -113,6 +117,7 @@ struct TesseraSysinfoState {
     uint32_t clock_mhz;
     uint32_t dram_size;
     uint32_t partition_size;
+    uint32_t reflex_buffer_flits;
     struct TesseraSysinfo *model;
     TesseraConsoleState *console; /* flushed when the run ends */
 };
@@ -152,6 +157,13 @@ struct TesseraOcbusState {
     MemoryRegion mmio;
     TesseraMachineState *machine;
     struct TesseraOcbus *model;
+};
+
+/* The reflex switches (tessera_reflex.c). */
+struct TesseraReflexState {
+    DeviceState parent_obj;
+    TesseraMachineState *machine;
+    struct TesseraReflex *model;
 };
 
 /* CSR predicate of every Tessera CSR: present for every hart, any mode. */

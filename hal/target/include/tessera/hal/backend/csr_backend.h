@@ -24,4 +24,12 @@ inline uint32_t csr_swap(uint32_t value) {
   return old;
 }
 
+template <uint16_t Csr>
+inline uint32_t csr_read() {
+  uint32_t value;
+  // volatile and "memory": a read may receive (a reflex flit) or wait.
+  asm volatile("csrr %0, %1" : "=r"(value) : "i"(Csr) : "memory");
+  return value;
+}
+
 }  // namespace tessera::hal::backend

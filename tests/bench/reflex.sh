@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# ./tessera bench reflex: modelled cycles per reflex barrier (docs/reflex.md) against the number
+# of harts, from 2 to 4,096 (2x2 boards of 1,024), with every hart arriving at once
+# (simultaneous) and with one hart late in each episode (jittered: 200 iterations of work), at
+# cpi 1 and at cpi = threads per core; and host seconds per barrier (simulator speed).
+#
+# Writes, with the columns operation,harts,arrival,cycles_per_op,host_s_per_op:
+#   build/bench/reflex.csv          cpi 1
+#   build/bench/reflex-cpi-tpc.csv  cpi = threads per core (4; 2 for the 2-hart machine)
+#   build/bench/reflex.svg          cycles per barrier against harts, both arrivals and cpis
+#
+# Counting. apps/reflex_bench_* runs 50 barriers back to back over a ring of every hart; the
+# root (thread 0) reads its 64-bit cycle counter around them: cycles_per_op = cycles / 50. Back
+# to back, each barrier carries the root's flit round the ring and then its release: about two
+# hops per hart (one for a single barrier after the last arrival, the rule the qemu.reflex.cost_*
+# tests check exactly). Host seconds: between the root's "start" line and its result line, as
+# they reach this script, / 50. Defaults otherwise: B 4, one cycle per hop.
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+
+episodes=50
+shapes="2:tiles-x=1,tiles-y=1,cores-per-tile=1,threads-per-core=2
+4:tiles-x=1,tiles-y=1,cores-per-tile=1,threads-per-core=4
+8:tiles-x=2,tiles-y=1,cores-per-tile=1,threads-per-core=4
+16:tiles-x=2,tiles-y=2,cores-per-tile=1,threads-per-core=4
+32:tiles-x=2,tiles-y=2,cores-per-tile=2,threads-per-core=4
+64:tiles-x=4,tiles-y=4,cores-per-tile=1,threads-per-core=4
+128:tiles-x=4,tiles-y=4,cores-per-tile=2,threads-per-core=4
+256:tiles-x=4,tiles-y=4,cores-per-tile=4,threads-per-core=4
+512:tiles-x=8,tiles-y=4,cores-per-tile=4,threads-per-core=4
+1024:tiles-x=8,tiles-y=8,cores-per-tile=4,threads-per-core=4
+2048:boards-x=2,tiles-x=8,tiles-y=8,cores-per-tile=4,threads-per-core=4
+4096:boards-x=2,boards-y=2,tiles-x=8,tiles-y=8,cores-per-tile=4,threads-per-core=4"
+
+csv1="$out_dir/reflex.csv"
+csv_tpc="$out_dir/reflex-cpi-tpc.csv"
+svg="$out_dir/reflex.svg"
+header="operation,harts,arrival,cycles_per_op,host_s_per_op"
+echo "$header" >"$csv1"
+echo "$header" >"$csv_tpc"
+
+# measure <harts> <shape> <arrival> <cpi label> <csv>
+measure() {
+    local harts=$1 shape=$2 arrival=$3 cpi_label=$4 csv=$5 cpi stamped t0 line t1 cycles per host
+    cpi=1
+    if [ "$cpi_label" = tpc ]; then
+        cpi=$(echo "$shape" | sed 's/.*threads-per-core=\([0-9]*\).*/\1/')
+    fi
+    # Each line of the guest's output, prefixed with the host time it arrived.
+    stamped=$(boot "$apps/reflex_bench_$arrival.elf" "$shape,cpi=$cpi" 2>/dev/null |
+        while IFS= read -r l; do echo "$(date +%s.%N) $l"; done)
+    t0=$(echo "$stamped" | awk '$2 == "reflex_bench:" && $3 == "start" { print $1 }')
+    line=$(echo "$stamped" | grep ' reflex_bench: harts ') || {
+        echo "reflex bench: $harts harts, $arrival, cpi $cpi: no result:" >&2
+        echo "$stamped" | tail -n 5 >&2
+        exit 1
+    }
+    t1=${line%% *}
+    [ "$(echo "$line" | awk '{ print $4 }')" = "$harts" ] || { echo "reflex bench: wrong shape for $harts harts: $line" >&2; exit 1; }
+    cycles=$(echo "$line" | awk '{ print $10 }')
+    per=$(awk -v c="$cycles" -v e="$episodes" 'BEGIN { printf "%.1f", c / e }')
+    host=$(awk -v a="$t0" -v b="$t1" -v e="$episodes" 'BEGIN { printf "%.6f", (b - a) / e }')
+    echo "reflex_barrier,$harts,$arrival,$per,$host" >>"$csv"
+    printf '  %5s harts  cpi %-2s %-13s %10s cycles/barrier  %10s host s/barrier\n' \
+        "$harts" "$cpi" "$arrival" "$per" "$host"
+}
+
+bench_start=$SECONDS
+for cpi_label in 1 tpc; do
+    csv=$csv1
+    [ "$cpi_label" = tpc ] && csv=$csv_tpc
+    echo "Reflex barrier over every hart, cpi ${cpi_label/tpc/= threads per core} (modelled cycles; host seconds):"
+    while IFS=: read -r harts shape; do
+        for arrival in simultaneous jittered; do
+            measure "$harts" "$shape" "$arrival" "$cpi_label" "$csv"
+        done
+    done <<<"$shapes"
+done
+/usr/bin/python3 "$(dirname "$0")/reflex_plot.py" "$csv1" "$csv_tpc" "$svg"
+echo "wrote $csv1, $csv_tpc, $svg ($((SECONDS - bench_start)) s)"
