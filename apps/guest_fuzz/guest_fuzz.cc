@@ -161,6 +161,13 @@ Effect effect_of(Form form, uint32_t operand) {
   }
 }
 
+// An OCBUS_WAIT value that cannot sleep while every line reads 1 (docs/ocbus.md): one the bus
+// refuses (no mask, lines the machine lacks, bits 16 and up), or one waiting for 1s.
+bool ocbus_wait_safe_for(uint32_t value, uint32_t lines) {
+  const uint32_t mask = value & 0xff, expect = (value >> 8) & 0xff;
+  return (value >> 16) != 0 || mask == 0 || (mask >> lines) != 0 || (expect & mask) == mask;
+}
+
 // CSRs nothing implements (regs.h defines UART numbers that no build implements,
 // docs/memory-map.md).
 bool never_implemented(uint32_t csr) {
@@ -175,7 +182,6 @@ bool never_implemented(uint32_t csr) {
     case 0x80d:
     case 0x80e:
     case 0x810:
-    case 0x815:
       return true;
     default:
       return false;
@@ -222,6 +228,7 @@ struct Facts {
   uint32_t my_slots;  // bus address of this thread's first (send) slot
   uint32_t dram_size;
   uint32_t sysinfo[TESSERA_SYSINFO_HOST_ID / 4 + 1];  // expected register values
+  uint32_t ocbus_lines;  // every one reads 1 for good: the fuzzer drives none
 };
 
 Facts read_facts() {
@@ -239,6 +246,7 @@ Facts read_facts() {
   f.my_slots = TESSERA_SCRATCH_BASE +
                (f.id & (f.threads_per_tile - 1)) * f.slots_per_thread * TESSERA_BYTES_PER_SLOT;
   f.dram_size = sysinfo.dram_size();
+  f.ocbus_lines = tessera::hal::mmio_read32(TESSERA_OCBUS_BASE + TESSERA_OCBUS_LINES);
   for (uint32_t r = 0; r <= TESSERA_SYSINFO_HOST_ID / 4; r++) {
     f.sysinfo[r] = tessera::hal::mmio_read32(TESSERA_SYSINFO_BASE + 4 * r);
   }
@@ -323,6 +331,7 @@ class Fuzzer {
   uint32_t address(bool& near_window);
 
   bool wait_safe(uint32_t conditions);
+  bool ocbus_wait_safe(uint32_t value) const { return ocbus_wait_safe_for(value, f_.ocbus_lines); }
   bool may_give(uint32_t slot) const;
   void hold(uint32_t slot);
   bool held(uint32_t slot) const;
@@ -364,6 +373,13 @@ Fuzzer::Outcome Fuzzer::csr(uint32_t csr, Form form, uint32_t operand) {
       e = effect_of(form, operand);
     }
   }
+  if (csr == TESSERA_CSR_OCBUS_WAIT && !ocbus_wait_safe(e.value)) {
+    // Never a wait that could sleep for ever (for a line to read 0: nobody clamps one): a wait
+    // with bits 16 and up instead, which the bus refuses.
+    form = kRw;
+    operand = 1u << 16 | (operand & 0xffff);
+    e = effect_of(form, operand);
+  }
   if (csr == TESSERA_CSR_REFLEX_RECV && !e.writes) {
     // A read would wait for ever (no switch is configured, so no flit comes): a write instead,
     // which the switch refuses.
@@ -397,6 +413,14 @@ Fuzzer::Outcome Fuzzer::csr(uint32_t csr, Form form, uint32_t operand) {
   }
   if (csr == TESSERA_CSR_EMIT && trapped) {
     failure("EMIT trapped", csr, form, operand);
+  }
+  if (csr == TESSERA_CSR_OCBUS_WAIT) {
+    // A wait the bus takes reads the global value (every line released); one it refuses, 0.
+    const uint32_t all = (1u << f_.ocbus_lines) - 1;
+    if (trapped || (value != 0 && value != all)) {
+      failure("ocbus wait trapped or read neither 0 nor every line", csr, value, e.value);
+    }
+    return {value, trapped};
   }
   if (tessera_csr_is_reflex(csr)) {
     // The fuzzer configures no switch: every send is refused (no next switch), a read of SEND
@@ -885,10 +909,13 @@ struct Window {
 uint32_t Fuzzer::address(bool& near_window) {
   near_window = true;
   Window w{};
-  switch (rng_.below(9)) {
+  switch (rng_.below(10)) {
     case 0:
     case 1:
       w = {TESSERA_SCRATCH_BASE, TESSERA_SCRATCH_SIZE};
+      break;
+    case 8:
+      w = {TESSERA_OCBUS_BASE, TESSERA_OCBUS_SIZE};
       break;
     case 2:
       w = {TESSERA_SYSINFO_BASE, TESSERA_SYSINFO_SIZE};
@@ -950,6 +977,7 @@ Expect expected(const Facts& f, uint32_t address, uint32_t bytes, bool store) {
     return Expect::kNoFault;
   }
   if (within(address, bytes, TESSERA_SYSINFO_BASE, TESSERA_SYSINFO_SIZE) ||
+      within(address, bytes, TESSERA_OCBUS_BASE, TESSERA_OCBUS_SIZE) ||
       within(address, bytes, TESSERA_MSWI_BASE, mswi_size)) {
     return bytes == 4 && aligned ? Expect::kNoFault : (aligned ? Expect::kFault : Expect::kEither);
   }
@@ -963,15 +991,19 @@ Expect expected(const Facts& f, uint32_t address, uint32_t bytes, bool store) {
                       overlaps(address, bytes, TESSERA_SYSINFO_BASE, TESSERA_SYSINFO_SIZE) ||
                       overlaps(address, bytes, TESSERA_EXIT_BASE, TESSERA_EXIT_SIZE) ||
                       overlaps(address, bytes, TESSERA_CONSOLE_BASE, TESSERA_CONSOLE_SIZE) ||
+                      overlaps(address, bytes, TESSERA_OCBUS_BASE, TESSERA_OCBUS_SIZE) ||
                       overlaps(address, bytes, TESSERA_MSWI_BASE, mswi_size) ||
                       overlaps(address, bytes, TESSERA_DRAM_BASE, f.dram_size);
   return mapped ? Expect::kEither : Expect::kFault;
 }
 
 // Stores that would end the run or corrupt this program: the exit device's finisher register,
-// the check-in register, and DRAM (code, data, stacks).
+// the check-in register, DRAM (code, data, stacks), and the bus lines' LOCAL and LINE(i)
+// registers (a clamped line would make the fuzzer's waits sleep for ever).
 bool store_forbidden(const Facts& f, uint32_t address, uint32_t bytes) {
-  return overlaps(address, bytes, TESSERA_EXIT_BASE, 4) ||
+  return overlaps(address, bytes, TESSERA_OCBUS_BASE + TESSERA_OCBUS_LOCAL, 4) ||
+         overlaps(address, bytes, TESSERA_OCBUS_BASE + TESSERA_OCBUS_LINE(0), 4 * f.ocbus_lines) ||
+         overlaps(address, bytes, TESSERA_EXIT_BASE, 4) ||
          overlaps(address, bytes, TESSERA_SYSINFO_BASE + TESSERA_SYSINFO_CHECKIN, 4) ||
          overlaps(address, bytes, TESSERA_DRAM_BASE, f.dram_size);
 }
@@ -1038,6 +1070,21 @@ void Fuzzer::memory_op(bool store) {
              within(address, 4, TESSERA_EXIT_BASE, TESSERA_EXIT_SIZE)) {
     if (loaded != 0) {
       failure("console or exit device read non-zero", address, loaded, 0);
+    }
+  } else if (within(address, 4, TESSERA_OCBUS_BASE, TESSERA_OCBUS_SIZE)) {
+    const uint32_t offset = address - TESSERA_OCBUS_BASE, all = (1u << f_.ocbus_lines) - 1;
+    uint32_t want_value = 0;  // no register, or a line the machine lacks
+    if (offset == TESSERA_OCBUS_LOCAL || offset == TESSERA_OCBUS_GLOBAL) {
+      want_value = all;
+    } else if (offset == TESSERA_OCBUS_LINES) {
+      want_value = f_.ocbus_lines;
+    } else if (offset == TESSERA_OCBUS_SETTLE) {
+      return;
+    } else if (offset >= TESSERA_OCBUS_LINE(0) && offset < TESSERA_OCBUS_LINE(f_.ocbus_lines)) {
+      want_value = 1;
+    }
+    if (loaded != want_value) {
+      failure("ocbus register read another value", address, loaded, want_value);
     }
   } else if (within(address, 4, TESSERA_MSWI_BASE, f_.boards * TESSERA_MSWI_STRIDE) && loaded > 1) {
     failure("msip read neither 0 nor 1", address, loaded, 0);
