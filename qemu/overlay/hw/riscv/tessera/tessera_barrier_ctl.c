@@ -154,18 +154,13 @@ static void tessera_barrier_ctl_realize(DeviceState *dev, Error **errp)
         error_setg(errp, "tessera-barrier-ctl: only one per machine");
         return;
     }
-    if (m->barrier_tile_x >= m->boards_x * m->tiles_x ||
-        m->barrier_tile_y >= m->boards_y * m->tiles_y) {
+    s->model = tessera_barrier_ctl_new(&cfg, &host);
+    if (!s->model) {
+        /* The machine's shape has harts: the tile is what the model refused */
         error_setg(errp, "tessera: barrier-tile-x=%u,barrier-tile-y=%u is "
                    "outside the global tile grid (%ux%u tiles)",
                    m->barrier_tile_x, m->barrier_tile_y,
                    m->boards_x * m->tiles_x, m->boards_y * m->tiles_y);
-        return;
-    }
-    s->model = tessera_barrier_ctl_new(&cfg, &host);
-    if (!s->model) {
-        error_setg(errp, "tessera-barrier-ctl: the model refused the "
-                   "configuration");
         return;
     }
     s->entered = g_new0(uint64_t, m->num_harts);
