@@ -1,10 +1,11 @@
 // barrier_ctl: the counting barrier controller on the machine (docs/barrier-controller.md).
 // One image per BARRIER_CASE (CMakeLists.txt); tests/qemu checks what it prints, the exit
 // status and the controller's command log (machine option barrier-log).
+#include "tessera/drivers/barrier_ctl.h"
+
 #include <inttypes.h>
 #include <stdint.h>
 
-#include "tessera/drivers/barrier_ctl.h"
 #include "tessera/drivers/sysinfo.h"
 #include "tessera/hal/csr.h"
 #include "tessera/hw/regs.h"
@@ -20,8 +21,9 @@
 // dense indices) on uids 10 and 11 at once. After each release a thread checks, in its
 // board's DRAM, that every participant of its board had entered that episode.
 #define CASE_EPISODES 1
-// Four threads, one per tile of board (0,0) of 2x1 boards of 2x2 tiles, enter uid 255 with count 4 in the order of the
-// grid positions (0,1), (0,0), (1,1), (1,0): the log example of the issue and the doc.
+// Four threads, one per tile of board (0,0) of 2x1 boards of 2x2 tiles, enter uid 255 with
+// count 4 in the order of the grid positions (0,1), (0,0), (1,1), (1,0): the log example of the
+// issue and the doc.
 #define CASE_LOG 2
 // Bad use: count 0 with no registered count, a count other than the open uid's, a count
 // above the machine's threads (ENTER and COUNT). Prints each status. Two boards or more.
@@ -34,7 +36,8 @@ namespace {
 using tessera::drivers::BarrierController;
 
 constexpr uint32_t kEpisodes = 200;
-constexpr uint32_t kMaxBoardThreads = 4096;  // TESSERA_MSWI_MAX_HARTS
+// A board has at most one msip word per thread in its MSWI window.
+constexpr uint32_t kMaxBoardThreads = TESSERA_MSWI_STRIDE / 4;
 
 // Per board: the last episode each thread of the board entered, by board-local index.
 volatile uint32_t entered_all[kMaxBoardThreads];
