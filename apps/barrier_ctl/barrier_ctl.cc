@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "tessera/drivers/sysinfo.h"
+#include "tessera/exit.h"
 #include "tessera/hal/csr.h"
 #include "tessera/hw/regs.h"
 #include "tessera/print.h"
@@ -30,6 +31,9 @@
 #define CASE_BAD 3
 // Thread 0 enters a barrier of 2 that nobody else enters: a deadlock.
 #define CASE_DEADLOCK 4
+// A machine reset (the exit device's RESET) with a count registered and an entry waiting: the
+// next boot finds no registration and no uid open. Two boards or more.
+#define CASE_RESET 5
 
 namespace {
 
@@ -220,6 +224,57 @@ int deadlock() {
   return 0;
 }
 
+constexpr uint32_t kBootMagic = 0x42415252;  // "BARR"
+// Boots so far, kept across the reset in memory the image does not load.
+struct BootRecord {
+  uint32_t magic;
+  uint32_t boots;
+};
+[[gnu::section(".noinit")]] volatile BootRecord boot_record;
+
+int reset() {
+  const Me m = whoami();
+  const BarrierController barrier;
+  const bool coordinator = m.index == m.per_board;
+  if (!coordinator && m.index > 1) return 0;
+  // Thread 0 and the coordinator each count boots in their own board's record.
+  if (boot_record.magic != kBootMagic) {
+    boot_record.magic = kBootMagic;
+    boot_record.boots = 0;
+  }
+  const uint32_t boot = boot_record.boots + 1;
+  boot_record.boots = boot;
+  // On boot 1, thread 1 enters uid 3 with count 2 and waits there until the reset; then thread
+  // 0 resets the machine. The coordinator wakes them in that order (as in log_example).
+  if (coordinator) {
+    send_word(tessera_thread_at(&m.shape, 1), boot == 1 ? 1 : 0);
+    send_word(tessera_thread_at(&m.shape, 0), boot);
+    return 0;
+  }
+  if (m.index == 1) {
+    if (receive_word() == 1) (void)barrier.enter(3, 2);
+    return 0;
+  }
+  uint32_t previous = 0;
+  if (boot == 1) {
+    if (!barrier.set_count(3, 2, &previous).ok() || previous != 0) {
+      return fail(m, "boot 1: registered count before", previous, 0);
+    }
+    (void)receive_word();
+    tessera::printf("barrier_ctl: boot 1: uid 3 registered with 2, thread 1 waits in it\n");
+    tessera::reboot();
+  }
+  (void)receive_word();
+  if (!barrier.set_count(3, 0, &previous).ok() || previous != 0) {
+    return fail(m, "boot 2: uid 3 still registered with", previous, 0);
+  }
+  // Open with 2 (thread 1's entry of boot 1) would refuse a count of 1 (MISMATCH).
+  const uint32_t status = enter_raw(3, 1);
+  tessera::printf(
+      "barrier_ctl: boot 2: registered count 0, enter uid 3 count 1: status %" PRIu32 "\n", status);
+  return status == TESSERA_BARRIER_OK ? 0 : 1;
+}
+
 }  // namespace
 
 int main() {
@@ -232,6 +287,8 @@ int main() {
       return bad();
     case CASE_DEADLOCK:
       return deadlock();
+    case CASE_RESET:
+      return reset();
   }
   return 1;
 }
