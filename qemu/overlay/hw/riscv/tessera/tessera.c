@@ -511,6 +511,28 @@ static void tessera_create_reflex(TesseraMachineState *s)
     s->reflex = TESSERA_REFLEX(dev);
 }
 
+static void tessera_create_barrier_ctl(TesseraMachineState *s)
+{
+    DeviceState *dev = qdev_new(TYPE_TESSERA_BARRIER_CTL);
+
+    object_property_set_link(OBJECT(dev), "machine", OBJECT(s),
+                             &error_abort);
+    if (s->barrier_log) {
+        Chardev *chr = qemu_chr_find(s->barrier_log);
+
+        if (!chr) {
+            error_report("tessera: barrier-log=%s names no chardev; add "
+                         "-chardev <backend>,id=%s (e.g. file,path=<file>)",
+                         s->barrier_log, s->barrier_log);
+            exit(1);
+        }
+        qdev_prop_set_chr(dev, "chardev", chr);
+    }
+    object_property_add_child(OBJECT(s), "barrier-ctl", OBJECT(dev));
+    qdev_realize_and_unref(dev, NULL, &error_fatal);
+    s->barrier_ctl = TESSERA_BARRIER_CTL(dev);
+}
+
 static void tessera_machine_init(MachineState *machine)
 {
     TesseraMachineState *s = TESSERA_MACHINE(machine);
@@ -550,6 +572,7 @@ static void tessera_machine_init(MachineState *machine)
     tessera_create_mailbox(s);
     tessera_create_ocbus(s);
     tessera_create_reflex(s);
+    tessera_create_barrier_ctl(s);
     tessera_create_harts(s, entry);
     tessera_create_mswi(s);
     tessera_deadlock_init(s);
@@ -601,6 +624,20 @@ static void tessera_set_hostlink(Object *obj, const char *value,
 
     g_free(s->hostlink);
     s->hostlink = g_strdup(value);
+}
+
+static char *tessera_get_barrier_log(Object *obj, Error **errp)
+{
+    return g_strdup(TESSERA_MACHINE(obj)->barrier_log);
+}
+
+static void tessera_set_barrier_log(Object *obj, const char *value,
+                                    Error **errp)
+{
+    TesseraMachineState *s = TESSERA_MACHINE(obj);
+
+    g_free(s->barrier_log);
+    s->barrier_log = g_strdup(value);
 }
 
 static int tessera_get_idle_master(Object *obj, Error **errp)
@@ -715,6 +752,11 @@ static void tessera_machine_class_init(ObjectClass *oc, void *data)
                                   tessera_set_hostlink);
     object_class_property_set_description(oc, "hostlink",
         "id of the chardev that carries messages to and from the host id");
+    object_class_property_add_str(oc, "barrier-log", tessera_get_barrier_log,
+                                  tessera_set_barrier_log);
+    object_class_property_set_description(oc, "barrier-log",
+        "id of the chardev that receives the barrier controller's command "
+        "log (BARRIER, RESULT, WRITE, SYNC lines)");
     object_class_property_add_enum(oc, "deadlock", "TesseraDeadlock",
                                    &tessera_deadlock_lookup,
                                    tessera_get_deadlock,

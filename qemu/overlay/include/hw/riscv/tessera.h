@@ -41,6 +41,9 @@ OBJECT_DECLARE_SIMPLE_TYPE(TesseraOcbusState, TESSERA_OCBUS)
 
 #define TYPE_TESSERA_REFLEX "tessera-reflex"
 OBJECT_DECLARE_SIMPLE_TYPE(TesseraReflexState, TESSERA_REFLEX)
+
+#define TYPE_TESSERA_BARRIER_CTL "tessera-barrier-ctl"
+OBJECT_DECLARE_SIMPLE_TYPE(TesseraBarrierCtlState, TESSERA_BARRIER_CTL)
 /* What the machine does on a deadlock (machine option deadlock=). */
 typedef enum TesseraDeadlockAction {
     TESSERA_DEADLOCK_EXIT,   /* report, exit 125 */
@@ -79,6 +82,7 @@ struct TesseraMachineState {
     uint32_t reflex_buffer_flits, reflex_hop_cycles;
     uint32_t barrier_tile_x, barrier_tile_y;
     char *hostlink;          /* chardev id of the host link, or NULL */
+    char *barrier_log;       /* chardev id of the barrier command log */
     int idle_master;         /* TesseraTermdetMaster */
     int deadlock;            /* TesseraDeadlockAction */
 
@@ -92,6 +96,7 @@ struct TesseraMachineState {
     TesseraTime time;
     TesseraMailboxState *mailbox;
     TesseraReflexState *reflex;
+    TesseraBarrierCtlState *barrier_ctl;
     unsigned long *woken;    /* harts woken since the last kick */
     bool any_woken;
     TesseraSysinfoState *sysinfo;
@@ -164,6 +169,16 @@ struct TesseraReflexState {
     DeviceState parent_obj;
     TesseraMachineState *machine;
     struct TesseraReflex *model;
+};
+
+/* The counting barrier controller (tessera_barrier_ctl.c). */
+struct TesseraBarrierCtlState {
+    DeviceState parent_obj;
+    TesseraMachineState *machine;
+    struct TesseraBarrierCtl *model;
+    CharBackend log;         /* the command log, if attached */
+    uint64_t *entered;       /* per hart: 1 + the value of its outstanding
+                              * ENTER, 0 if none (for the trace) */
 };
 
 /* CSR predicate of every Tessera CSR: present for every hart, any mode. */
