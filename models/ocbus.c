@@ -49,10 +49,13 @@ static uint64_t ocbus_settled(const TesseraOcbus *b, uint32_t mask)
 
 static void ocbus_power_on(TesseraOcbus *b)
 {
-    b->global = b->all_lines;
-    memset(b->clamps, 0, sizeof(b->clamps));
+    /* Every hart's output resets to 0: every line clamped (docs/ocbus.md) */
+    b->global = 0;
+    for (uint32_t i = 0; i < TESSERA_OCBUS_MAX_LINES; i++) {
+        b->clamps[i] = b->cfg.num_harts;
+    }
     memset(b->settled_at, 0, sizeof(b->settled_at));
-    memset(b->local, (int)b->all_lines, b->cfg.num_harts);
+    memset(b->local, 0, b->cfg.num_harts);
     memset(b->waiters, 0, b->cfg.num_harts * sizeof(*b->waiters));
     b->num_blocked = 0;
 }

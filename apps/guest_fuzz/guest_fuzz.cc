@@ -161,11 +161,11 @@ Effect effect_of(Form form, uint32_t operand) {
   }
 }
 
-// An OCBUS_WAIT value that cannot sleep while every line reads 1 (docs/ocbus.md): one the bus
-// refuses (no mask, lines the machine lacks, bits 16 and up), or one waiting for 1s.
+// An OCBUS_WAIT value that cannot sleep while every line reads 0 (docs/ocbus.md): one the bus
+// refuses (no mask, lines the machine lacks, bits 16 and up), or one waiting for 0s.
 bool ocbus_wait_safe_for(uint32_t value, uint32_t lines) {
   const uint32_t mask = value & 0xff, expect = (value >> 8) & 0xff;
-  return (value >> 16) != 0 || mask == 0 || (mask >> lines) != 0 || (expect & mask) == mask;
+  return (value >> 16) != 0 || mask == 0 || (mask >> lines) != 0 || (expect & mask) == 0;
 }
 
 // CSRs nothing implements (regs.h defines UART numbers that no build implements,
@@ -228,7 +228,7 @@ struct Facts {
   uint32_t my_slots;  // bus address of this thread's first (send) slot
   uint32_t dram_size;
   uint32_t sysinfo[TESSERA_SYSINFO_HOST_ID / 4 + 1];  // expected register values
-  uint32_t ocbus_lines;  // every one reads 1 for good: the fuzzer drives none
+  uint32_t ocbus_lines;  // every one reads 0 for good: they reset clamped, the fuzzer drives none
 };
 
 Facts read_facts() {
@@ -374,8 +374,8 @@ Fuzzer::Outcome Fuzzer::csr(uint32_t csr, Form form, uint32_t operand) {
     }
   }
   if (csr == TESSERA_CSR_OCBUS_WAIT && !ocbus_wait_safe(e.value)) {
-    // Never a wait that could sleep for ever (for a line to read 0: nobody clamps one): a wait
-    // with bits 16 and up instead, which the bus refuses.
+    // Never a wait that could sleep for ever (for a line to read 1: nobody releases one): a
+    // wait with bits 16 and up instead, which the bus refuses.
     form = kRw;
     operand = 1u << 16 | (operand & 0xffff);
     e = effect_of(form, operand);
@@ -415,10 +415,9 @@ Fuzzer::Outcome Fuzzer::csr(uint32_t csr, Form form, uint32_t operand) {
     failure("EMIT trapped", csr, form, operand);
   }
   if (csr == TESSERA_CSR_OCBUS_WAIT) {
-    // A wait the bus takes reads the global value (every line released); one it refuses, 0.
-    const uint32_t all = (1u << f_.ocbus_lines) - 1;
-    if (trapped || (value != 0 && value != all)) {
-      failure("ocbus wait trapped or read neither 0 nor every line", csr, value, e.value);
+    // A wait the bus takes reads the global value (every line clamped); one it refuses, 0.
+    if (trapped || value != 0) {
+      failure("ocbus wait trapped or read non-zero", csr, value, e.value);
     }
     return {value, trapped};
   }
@@ -999,7 +998,7 @@ Expect expected(const Facts& f, uint32_t address, uint32_t bytes, bool store) {
 
 // Stores that would end the run or corrupt this program: the exit device's finisher register,
 // the check-in register, DRAM (code, data, stacks), and the bus lines' LOCAL and LINE(i)
-// registers (a clamped line would make the fuzzer's waits sleep for ever).
+// registers (a line released by every thread would make the fuzzer's waits sleep for ever).
 bool store_forbidden(const Facts& f, uint32_t address, uint32_t bytes) {
   return overlaps(address, bytes, TESSERA_OCBUS_BASE + TESSERA_OCBUS_LOCAL, 4) ||
          overlaps(address, bytes, TESSERA_OCBUS_BASE + TESSERA_OCBUS_LINE(0), 4 * f.ocbus_lines) ||
@@ -1072,16 +1071,13 @@ void Fuzzer::memory_op(bool store) {
       failure("console or exit device read non-zero", address, loaded, 0);
     }
   } else if (within(address, 4, TESSERA_OCBUS_BASE, TESSERA_OCBUS_SIZE)) {
-    const uint32_t offset = address - TESSERA_OCBUS_BASE, all = (1u << f_.ocbus_lines) - 1;
-    uint32_t want_value = 0;  // no register, or a line the machine lacks
-    if (offset == TESSERA_OCBUS_LOCAL || offset == TESSERA_OCBUS_GLOBAL) {
-      want_value = all;
-    } else if (offset == TESSERA_OCBUS_LINES) {
+    // Every line clamped: LOCAL, GLOBAL and LINE(i) read 0, as do a missing line and no register.
+    const uint32_t offset = address - TESSERA_OCBUS_BASE;
+    uint32_t want_value = 0;
+    if (offset == TESSERA_OCBUS_LINES) {
       want_value = f_.ocbus_lines;
     } else if (offset == TESSERA_OCBUS_SETTLE) {
       return;
-    } else if (offset >= TESSERA_OCBUS_LINE(0) && offset < TESSERA_OCBUS_LINE(f_.ocbus_lines)) {
-      want_value = 1;
     }
     if (loaded != want_value) {
       failure("ocbus register read another value", address, loaded, want_value);

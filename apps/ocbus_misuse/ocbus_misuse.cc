@@ -1,11 +1,13 @@
 // ocbus_misuse: the open-collector bus's answers to bad use, and a deadlock
 // on it (docs/ocbus.md). Run with ocbus-lines=4 and -d guest_errors.
 //
-// Thread 0 writes a read-only register, drives a line the machine lacks and
-// waits on one: each is a guest error that changes nothing, which it checks
-// and prints. Thread 1 clamps line VALID while thread 0 sleeps waiting for
-// it, so the wait ends through the machine's wake. Then every thread waits
-// for line NEXT, which nobody clamps: the machine reports the deadlock.
+// Every line resets clamped: every thread first releases them all and waits
+// until they read 1. Thread 0 then writes a read-only register, drives a line
+// the machine lacks and waits on one: each is a guest error that changes
+// nothing, which it checks and prints. Then it clamps DATA and sleeps until
+// thread 1, woken by that, clamps VALID. Last, every thread waits for line
+// NEXT to read 0, which nobody clamps: the machine reports the deadlock.
+
 #include <stdint.h>
 
 #include "tessera/hal/csr.h"
@@ -38,6 +40,8 @@ int main() {
   const uint32_t me = tinselId();
   const uint32_t lines = reg(TESSERA_OCBUS_LINES);
   const uint32_t all = (1u << lines) - 1;
+  set_reg(TESSERA_OCBUS_LOCAL, all);
+  (void)wait_lines(all, all);
   if (me == 0) {
     set_reg(TESSERA_OCBUS_GLOBAL, 0);
     check(reg(TESSERA_OCBUS_GLOBAL) == all, "a write of the read-only GLOBAL changes nothing");
@@ -45,11 +49,13 @@ int main() {
     check(reg(TESSERA_OCBUS_LOCAL) == all && reg(TESSERA_OCBUS_LINE(lines)) == 0,
           "a line index out of range changes nothing and reads 0");
     check(wait_lines(1u << lines, 0) == 0, "a wait on a missing line reads 0 at once");
+    set_reg(TESSERA_OCBUS_LINE(TESSERA_OCBUS_DATA), 0);
     // Sleeps until thread 1 clamps VALID.
     const uint32_t seen = wait_lines(1u << TESSERA_OCBUS_VALID, 0);
     check((seen & 1u << TESSERA_OCBUS_VALID) == 0 && reg(TESSERA_OCBUS_LINE(0)) == 0,
           "a wait ends when another thread clamps the line");
   } else if (me == 1) {
+    (void)wait_lines(1u << TESSERA_OCBUS_DATA, 0);
     set_reg(TESSERA_OCBUS_LINE(TESSERA_OCBUS_VALID), 0);
   }
   // Nobody clamps NEXT: every thread waits for good.

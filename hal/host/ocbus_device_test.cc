@@ -35,7 +35,7 @@ TEST(HostOcbus, TheMachineDescriptionSetsLinesAndSettleTime) {
   machine.run_on_harts(std::vector<uint32_t>{0}, [&](Hart&) {
     EXPECT_EQ(Reg(TESSERA_OCBUS_LINES), 5u);
     EXPECT_EQ(Reg(TESSERA_OCBUS_SETTLE), 33u);
-    EXPECT_EQ(Reg(TESSERA_OCBUS_GLOBAL), 0x1fu);  // every line starts released
+    EXPECT_EQ(Reg(TESSERA_OCBUS_GLOBAL), 0u);  // every line starts clamped
   });
   params.ocbus_lines = 9;
   EXPECT_THROW(Machine(kTwoThreads, params), std::invalid_argument);
@@ -46,6 +46,8 @@ TEST(HostOcbus, AWaitSleepsUntilTheDecidingWriteAndResumesAtItsSettleTime) {
   constexpr uint64_t kSettle = TESSERA_DEFAULT_ocbus_settle_cycles;
   uint64_t clamped_at = 0, released_at = 0, saw_clamp_at = 0, saw_release_at = 0;
   machine.run_on_harts(std::vector<uint32_t>{0, 1}, [&](Hart& hart) {
+    SetReg(TESSERA_OCBUS_LOCAL, 0xff);  // release every line: they reset clamped
+    EXPECT_EQ(Wait(0xff, 0xff), 0xffu);
     if (hart.id() == 0) {
       machine.wait_until_blocked(1, BlockedOn::kOcbus);
       SetReg(TESSERA_OCBUS_LINE(TESSERA_OCBUS_VALID), 0);
@@ -77,8 +79,8 @@ TEST(HostOcbus, RegisterMisuseIsRecordedAndChangesNothing) {
     SetReg(TESSERA_OCBUS_LINE(5), 0);     // a line this machine lacks
     EXPECT_EQ(Reg(TESSERA_OCBUS_LINE(5)), 0u);
     EXPECT_EQ(Wait(1u << 6, 0), 0u);      // a wait on it
-    EXPECT_EQ(Reg(TESSERA_OCBUS_LOCAL), 0xfu);
-    EXPECT_EQ(Reg(TESSERA_OCBUS_GLOBAL), 0xfu);
+    EXPECT_EQ(Reg(TESSERA_OCBUS_LOCAL), 0u);
+    EXPECT_EQ(Reg(TESSERA_OCBUS_GLOBAL), 0u);
   });
   const std::vector<std::string> errors = small.ocbus_guest_errors();
   ASSERT_EQ(errors.size(), 4u);
@@ -91,8 +93,8 @@ TEST(HostOcbus, ADeadlockOnTheBusIsReportedInItsWords) {
   std::vector<std::string> reports(2);
   machine.run_on_harts(std::vector<uint32_t>{0, 1}, [&](Hart& hart) {
     try {
-      // Both wait for a line nobody clamps to read 0.
-      (void)Wait(1u << TESSERA_OCBUS_NEXT, 0);
+      // Both wait for a line nobody releases to read 1.
+      (void)Wait(1u << TESSERA_OCBUS_NEXT, 1u << TESSERA_OCBUS_NEXT);
     } catch (const Deadlock& deadlock) {
       reports[hart.id()] = deadlock.what();
     }

@@ -34,7 +34,7 @@ struct Waiting {
 class Scenario {
  public:
   Scenario(uint32_t harts, uint32_t lines, uint32_t settle)
-      : harts_(harts), all_((1u << lines) - 1), settle_(settle), local_(harts, all_) {
+      : harts_(harts), all_((1u << lines) - 1), settle_(settle), local_(harts, 0) {
     const TesseraShape shape{1, 1, 1, 1, 1, harts};
     waits_ = tessera_waits_new(&shape);
     const TesseraOcbusConfig config{harts, lines, settle, waits_};
@@ -117,7 +117,7 @@ class Scenario {
 
   void reset() {
     tessera_ocbus_reset(bus_);
-    local_.assign(harts_, all_);
+    local_.assign(harts_, 0);
     waiting_.clear();
     latest_change_ = 0;
     check_registry();

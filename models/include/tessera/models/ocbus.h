@@ -2,7 +2,10 @@
  * Open-collector bus model (DESIGN 1.6, docs/ocbus.md): 4..8 wired-AND lines
  * spanning every hart of the machine. Each hart drives its local value per
  * line (1 = release, 0 = clamp); every hart reads the same global value, the
- * AND of all local values.
+ * AND of all local values. Every hart's output resets to 0, so every line
+ * starts clamped until each hart releases it: the start state the
+ * protocols need (ACWT's "initially l_valid false") holds without any
+ * hart having run.
  *
  * Time: a line's global value changes `settle_cycles` after the write that
  * decides it (the first clamp of a released line, the last release of a
@@ -58,11 +61,11 @@ typedef enum TesseraOcbusResult {
 typedef struct TesseraOcbus TesseraOcbus;
 
 /* NULL if the configuration is invalid (no harts, lines out of range, a
- * host without wake) or memory runs out. Every line starts released. */
+ * host without wake) or memory runs out. Every line starts clamped. */
 TesseraOcbus *tessera_ocbus_new(const TesseraOcbusConfig *cfg,
                                 const TesseraOcbusHost *host);
 void tessera_ocbus_free(TesseraOcbus *b);
-/* Every line released, nobody waiting, time back to 0 (machine reset). */
+/* Every line clamped, nobody waiting, time back to 0 (machine reset). */
 void tessera_ocbus_reset(TesseraOcbus *b);
 
 /* Hart hart_index drives `local` (bit i = line i) at `now`. Bits above the
