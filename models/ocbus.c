@@ -23,6 +23,10 @@ struct TesseraOcbus {
     uint32_t global;
     uint32_t clamps[TESSERA_OCBUS_MAX_LINES]; /* harts clamping each line */
     uint64_t settled_at[TESSERA_OCBUS_MAX_LINES];
+    /* Latest modelled time a hart released each line since it was last
+     * clamped: with optimistic time, the write that completes a release in
+     * host order need not be the latest in modelled time. */
+    uint64_t released_at[TESSERA_OCBUS_MAX_LINES];
     uint8_t *local;          /* per hart */
     OcbusWaiter *waiters;    /* per hart */
     uint32_t *blocked;       /* harts blocked and not yet satisfied */
@@ -55,6 +59,7 @@ static void ocbus_power_on(TesseraOcbus *b)
         b->clamps[i] = b->cfg.num_harts;
     }
     memset(b->settled_at, 0, sizeof(b->settled_at));
+    memset(b->released_at, 0, sizeof(b->released_at));
     memset(b->local, 0, b->cfg.num_harts);
     memset(b->waiters, 0, b->cfg.num_harts * sizeof(*b->waiters));
     b->num_blocked = 0;
@@ -179,6 +184,7 @@ TesseraOcbusResult tessera_ocbus_write(TesseraOcbus *b, uint32_t hart_index,
             b->clamps[i]++;
         } else if (!(old & bit) && (local & bit)) {
             b->clamps[i]--;
+            b->released_at[i] = ocbus_max(b->released_at[i], now);
         }
         global |= b->clamps[i] == 0 ? bit : 0;
     }
@@ -186,10 +192,19 @@ TesseraOcbusResult tessera_ocbus_write(TesseraOcbus *b, uint32_t hart_index,
     if (flipped == 0) {
         return TESSERA_OCBUS_DONE;
     }
-    /* This write decides the flipped lines: they settle a settle time on. */
+    /*
+     * This write decides the flipped lines: they settle a settle time after
+     * it, a released line after the latest release in modelled time.
+     */
     for (uint32_t i = 0; i < b->cfg.lines; i++) {
-        if (flipped & (1u << i)) {
+        if (!(flipped & (1u << i))) {
+            continue;
+        }
+        if (global & (1u << i)) {
+            b->settled_at[i] = b->released_at[i] + b->cfg.settle_cycles;
+        } else {
             b->settled_at[i] = now + b->cfg.settle_cycles;
+            b->released_at[i] = 0;
         }
     }
     b->global = global;

@@ -134,6 +134,21 @@ TEST(OcbusModel, AWaitBlocksThenWakesAtTheSettleTime) {
   EXPECT_EQ(at, 70u + kSettle) << "woken at the modelled time of the change, not before";
 }
 
+TEST(OcbusModel, AReleaseSettlesAfterTheLatestReleaseInModelledTimeNotInCallOrder) {
+  Bus bus(3);
+  bus.Write(0, 0b1110, 100);  // harts 0 and 1 clamp line 0
+  bus.Write(1, 0b1110, 100);
+  EXPECT_EQ(bus.Wait(2, 0b0001, 0b0001, 120), TESSERA_OCBUS_BLOCKED);
+  bus.Write(0, 0b1111, 900);  // a hart far ahead releases first ...
+  bus.Write(1, 0b1111, 150);  // ... and one behind it completes the release
+  uint32_t result = 0;
+  uint64_t at = 0;
+  EXPECT_EQ(bus.Wait(2, 0b0001, 0b0001, 120, &result, &at), TESSERA_OCBUS_DONE);
+  EXPECT_EQ(at, 900u + kSettle) << "not before the last hart, in modelled time, released it";
+  EXPECT_EQ(bus.Read(0, &at), 0b1111u);
+  EXPECT_EQ(at, 900u + kSettle);
+}
+
 TEST(OcbusModel, AWakeIsLatchedWhenTheLineFlipsBackBeforeTheWaiterRuns) {
   Bus bus(4);
   EXPECT_EQ(bus.Wait(1, 0b0001, 0, 0), TESSERA_OCBUS_BLOCKED);  // wait for a clamp

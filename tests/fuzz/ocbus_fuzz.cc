@@ -72,7 +72,9 @@ class Scenario {
       return;
     }
     FUZZ_CHECK(r == TESSERA_OCBUS_DONE, "write refused: %s", error ? error : "");
-    if (global() != before) latest_change_ = std::max(latest_change_, now + settle_);
+    latest_write_ = std::max(latest_write_, now);
+    // A release settles after the latest release in modelled time: at most the latest write.
+    if (global() != before) latest_change_ = std::max(latest_change_, latest_write_ + settle_);
     check_wakes();
   }
 
@@ -120,6 +122,7 @@ class Scenario {
     local_.assign(harts_, 0);
     waiting_.clear();
     latest_change_ = 0;
+    latest_write_ = 0;
     check_registry();
   }
 
@@ -154,6 +157,7 @@ class Scenario {
   std::vector<uint32_t> local_;
   std::map<uint32_t, Waiting> waiting_;
   uint64_t latest_change_ = 0;
+  uint64_t latest_write_ = 0;  // latest modelled time of a valid write
   TesseraOcbus* bus_ = nullptr;
   TesseraWaits* waits_ = nullptr;
 };

@@ -8,8 +8,10 @@
  * hart having run.
  *
  * Time: a line's global value changes `settle_cycles` after the write that
- * decides it (the first clamp of a released line, the last release of a
- * clamped one). Time is optimistic, as in the mailbox: a read returns the
+ * decides it: the first clamp of a released line, or the release of a
+ * clamped one that is latest in modelled time (harts run ahead of each
+ * other, so the release that completes the AND in call order may be an
+ * earlier one). Time is optimistic, as in the mailbox: a read returns the
  * latest global value, and the reading hart continues at
  * max(now, the cycle that value settled).
  *
