@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# ./tessera bench ocbus: modelled cycles per open-collector bus operation (docs/ocbus.md) against
+# the number of harts, from 2 to 4,096 (2x2 boards of 1,024): ACWT, arbitration and the ACWT
+# barrier, every hart taking part, with every hart arriving at once (simultaneous) and with one
+# hart late in each episode (jittered: 200 iterations of work), at cpi 1 and at cpi = threads
+# per core; and host seconds per operation (simulator speed).
+#
+# Writes, with the columns operation,harts,arrival,cycles_per_op,host_s_per_op:
+#   build/bench/ocbus.csv          cpi 1
+#   build/bench/ocbus-cpi-tpc.csv  cpi = threads per core (4; 2 for the 2-hart machine)
+#   build/bench/ocbus.svg          cycles per operation against harts
+#
+# Counting. apps/ocbus_bench_* runs each operation back to back (ACWT and the barrier 50 times,
+# arbitration 5 times) on every hart; thread 0 reads its cycle counter around them and divides.
+# Host seconds: between thread 0's "start" line and its result line, as they reach this script,
+# divided likewise. Settle time: the default 10 cycles, 8 lines.
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+
+shapes="2:tiles-x=1,tiles-y=1,cores-per-tile=1,threads-per-core=2
+4:tiles-x=1,tiles-y=1,cores-per-tile=1,threads-per-core=4
+16:tiles-x=2,tiles-y=2,cores-per-tile=1,threads-per-core=4
+64:tiles-x=4,tiles-y=4,cores-per-tile=1,threads-per-core=4
+256:tiles-x=4,tiles-y=4,cores-per-tile=4,threads-per-core=4
+1024:tiles-x=8,tiles-y=8,cores-per-tile=4,threads-per-core=4
+4096:boards-x=2,boards-y=2,tiles-x=8,tiles-y=8,cores-per-tile=4,threads-per-core=4"
+
+csv1="$out_dir/ocbus.csv"
+csv_tpc="$out_dir/ocbus-cpi-tpc.csv"
+svg="$out_dir/ocbus.svg"
+header="operation,harts,arrival,cycles_per_op,host_s_per_op"
+echo "$header" >"$csv1"
+echo "$header" >"$csv_tpc"
+
+# measure <harts> <shape> <arrival> <cpi label> <csv>
+measure() {
+    local harts=$1 shape=$2 arrival=$3 cpi_label=$4 csv=$5 cpi stamped op t0 line t1 episodes cycles
+    cpi=1
+    if [ "$cpi_label" = tpc ]; then
+        cpi=$(echo "$shape" | sed 's/.*threads-per-core=\([0-9]*\).*/\1/')
+    fi
+    # Each line of the guest's output, prefixed with the host time it arrived.
+    stamped=$(boot "$apps/ocbus_bench_$arrival.elf" "$shape,cpi=$cpi" 2>/dev/null |
+        while IFS= read -r l; do echo "$(date +%s.%N) $l"; done)
+    for op in acwt arbitration ocbus_barrier; do
+        t0=$(echo "$stamped" | awk -v op="$op" '$2 == "ocbus_bench:" && $3 == "start" && $4 == op { print $1 }')
+        line=$(echo "$stamped" | awk -v op="$op" '$2 == "ocbus_bench:" && $3 == op && $4 == "harts"') || true
+        if [ -z "$line" ] || [ -z "$t0" ]; then
+            echo "ocbus bench: $harts harts, $arrival, cpi $cpi: no result for $op:" >&2
+            echo "$stamped" | tail -n 5 >&2
+            exit 1
+        fi
+        t1=${line%% *}
+        [ "$(echo "$line" | awk '{ print $5 }')" = "$harts" ] || { echo "ocbus bench: wrong shape for $harts harts: $line" >&2; exit 1; }
+        episodes=$(echo "$line" | awk '{ print $9 }')
+        cycles=$(echo "$line" | awk '{ print $11 }')
+        per=$(awk -v c="$cycles" -v e="$episodes" 'BEGIN { printf "%.1f", c / e }')
+        host=$(awk -v a="$t0" -v b="$t1" -v e="$episodes" 'BEGIN { printf "%.6f", (b - a) / e }')
+        echo "$op,$harts,$arrival,$per,$host" >>"$csv"
+        printf '  %-13s %5s harts  cpi %-2s %-13s %9s cycles/op  %10s host s/op\n' \
+            "$op" "$harts" "$cpi" "$arrival" "$per" "$host"
+    done
+}
+
+bench_start=$SECONDS
+for cpi_label in 1 tpc; do
+    csv=$csv1
+    [ "$cpi_label" = tpc ] && csv=$csv_tpc
+    echo "Open-collector bus over every hart, cpi ${cpi_label/tpc/= threads per core} (modelled cycles; host seconds):"
+    while IFS=: read -r harts shape; do
+        for arrival in simultaneous jittered; do
+            measure "$harts" "$shape" "$arrival" "$cpi_label" "$csv"
+        done
+    done <<<"$shapes"
+done
+/usr/bin/python3 "$(dirname "$0")/ocbus_plot.py" "$csv1" "$csv_tpc" "$svg"
+echo "wrote $csv1, $csv_tpc, $svg ($((SECONDS - bench_start)) s)"
