@@ -142,7 +142,42 @@ constexpr InstantRule kInstants[] = {
     {"tessera_exit_end", "exit device", "machine", {"code"}, {"wrote"}},
     {"tessera_exit_reset", "reset requested", "machine", {}, {}},
     {"verbose_tessera_mbox_handover", "slot hand-over", "verbose", {}, {"slot"}},
+    {"tessera_ocbus_wake", "woken", "wait", {}, {}},
+    {"tessera_reflex_wake", "woken", "wait", {}, {}},
+    {"tessera_reflex_send", "reflex send", "reflex", {}, {"flit"}},
+    {"tessera_reflex_guest_error", "reflex guest error", "reflex", {}, {"csr", "value"}},
+    {"tessera_barrier_count", "barrier count", "barrier", {"uid", "count"}, {}},
+    {"verbose_tessera_ocbus_write", "ocbus write", "verbose", {}, {"local", "global"}},
 };
+
+// Waits of the other devices: an event that opens a slice on the thread's track and the event
+// that closes it (docs/tracing.md).
+struct DeviceWaitRule {
+  std::string_view open, close, cat;
+};
+constexpr DeviceWaitRule kDeviceWaits[] = {
+    {"tessera_ocbus_block", "tessera_ocbus_wait", "ocbus"},
+    {"tessera_reflex_block", "tessera_reflex_recv", "reflex"},
+    {"tessera_barrier_enter", "tessera_barrier_release", "barrier"},
+};
+
+// The slice name of a device wait, from its opening event.
+std::string device_wait_name(const Record& r) {
+  if (r.name() == "tessera_ocbus_block") {
+    const auto mask = r.number("mask"), value = r.number("value");
+    return mask && value ? "ocbus wait: lines " + hex(*mask) + " read " + hex(*value & *mask) : "";
+  }
+  if (r.name() == "tessera_reflex_block") {
+    const auto csr = r.number("csr");
+    if (!csr) return "";
+    return *csr == TESSERA_CSR_REFLEX_RECV ? "reflex receive (inbound empty)"
+                                           : "reflex wait-send (outbound full)";
+  }
+  const auto uid = r.number("uid"), count = r.number("count");
+  return uid && count ? "barrier uid " + std::to_string(*uid) + " (count " +
+                            std::to_string(*count) + ")"
+                      : "";
+}
 
 // The name of a wait by the conditions it waits on (TESSERA_WAIT_*).
 std::string wait_name(uint64_t conditions) {
@@ -155,7 +190,8 @@ std::string wait_name(uint64_t conditions) {
 
 struct Open {
   uint64_t start = 0;
-  uint64_t value = 0;  // round, or wait conditions
+  uint64_t value = 0;  // round, or a mailbox wait's conditions
+  std::string name;    // another device's wait: its slice's name
 };
 
 // The end of a message: a send or a receive slice of one track.
@@ -331,7 +367,8 @@ void Converter::close_open(uint64_t end) {
   auto cut = [&](Event& e) { e.args.emplace_back("unfinished", uint64_t{1}); };
   for (const auto& [id, w] : waits_) {
     if (end > w.start) {
-      cut(slice(wait_name(w.value), "wait", board_pid(board_of(id)), thread_tid(id), w.start, end));
+      cut(slice(w.name.empty() ? wait_name(w.value) : w.name, "wait", board_pid(board_of(id)),
+                thread_tid(id), w.start, end));
     }
   }
   for (const auto& [board, t] : tokens_) {
@@ -508,12 +545,37 @@ Converter::Outcome Converter::mailbox_event(const Record& r, uint32_t id, uint64
   if (n == "tessera_mbox_block") {
     const auto conditions = r.number("waits");
     if (!conditions) return Outcome::kSkipped;
-    waits_.try_emplace(id, Open{cycle, *conditions});
+    waits_.try_emplace(id, Open{cycle, *conditions, {}});
     return Outcome::kOk;
+  }
+  for (const DeviceWaitRule& rule : kDeviceWaits) {
+    if (n == rule.open) {
+      std::string name = device_wait_name(r);
+      if (name.empty()) return Outcome::kSkipped;
+      waits_.insert_or_assign(id, Open{cycle, 0, std::move(name)});
+      return Outcome::kOk;
+    }
+    if (n == rule.close) {
+      const auto w = waits_.find(id);
+      if (w != waits_.end() && !w->second.name.empty()) {
+        Event& e = slice(w->second.name, std::string(rule.cat), pid, tid, w->second.start, cycle);
+        waits_.erase(w);
+        for (const std::string_view k : {"global"sv, "flit"sv, "status"sv}) {
+          if (const auto v = r.number(k)) e.args.emplace_back(std::string(k), hex(*v));
+        }
+        return Outcome::kOk;
+      }
+      // Done without waiting (or its wait began before the trace): an instant.
+      if (n == "tessera_reflex_recv") {
+        Event& e = instant("reflex receive", "reflex", pid, tid, cycle);
+        return ok(with(e, std::array{"flit"sv}, true));
+      }
+      return Outcome::kOk;
+    }
   }
   if (n == "tessera_mbox_resume") {
     const auto w = waits_.find(id);
-    if (w == waits_.end()) return Outcome::kOk;  // its block came before the trace
+    if (w == waits_.end() || !w->second.name.empty()) return Outcome::kOk;  // none of its own
     Event& e = slice(wait_name(w->second.value), "wait", pid, tid, w->second.start, cycle);
     waits_.erase(w);
     return ok(with(e, std::array{"result"sv}, true));
@@ -584,7 +646,7 @@ Converter::Outcome Converter::termdet_event(const Record& r) {
     if (round_ && *cycle > round_->start) {
       slice("round " + std::to_string(round_->value), "termdet", mpid, mtid, round_->start, *cycle);
     }
-    round_ = Open{*cycle, *round};
+    round_ = Open{*cycle, *round, {}};
     return Outcome::kOk;
   }
   if (n == "tessera_termdet_round_end") {
@@ -597,14 +659,14 @@ Converter::Outcome Converter::termdet_event(const Record& r) {
     round_.reset();
     if (*outcome == "detected") {
       detected_at_ = *cycle;
-      release_ = Open{*cycle, *round};
+      release_ = Open{*cycle, *round, {}};
     }
     return Outcome::kOk;
   }
   if (n == "tessera_termdet_enable_start") {
     slice("phase 2: release", "termdet", mpid, mtid, release_ ? release_->start : *cycle, *cycle);
     release_.reset();
-    enable_ = Open{*cycle, *round};
+    enable_ = Open{*cycle, *round, {}};
     return Outcome::kOk;
   }
   if (n == "tessera_termdet_episode_end") {
@@ -616,7 +678,7 @@ Converter::Outcome Converter::termdet_event(const Record& r) {
   if (!board) return Outcome::kSkipped;
   const uint64_t pid = board_pid(*board), tid = termdet_tid(*board);
   if (n == "tessera_termdet_token") {
-    tokens_[*board] = Open{*cycle, *round};
+    tokens_[*board] = Open{*cycle, *round, {}};
     return Outcome::kOk;
   }
   if (n == "tessera_termdet_return") {
@@ -629,7 +691,7 @@ Converter::Outcome Converter::termdet_event(const Record& r) {
   if (n == "tessera_termdet_release") {
     slice("phase 2: release on its way", "termdet", pid, tid, std::min(detected_at_, *cycle),
           *cycle);
-    disabled_[*board] = Open{*cycle, *round};
+    disabled_[*board] = Open{*cycle, *round, {}};
     return Outcome::kOk;
   }
   if (n == "tessera_termdet_enable") {

@@ -302,6 +302,36 @@ TEST(TraceConvert, TerminationDetectionPhasesAreSlices) {
   EXPECT_EQ(Named(t, "idle enter").size(), 2u);
 }
 
+TEST(TraceConvert, WaitsInTheBusTheSwitchesAndTheControllerAreSlices) {
+  const Trace t = Convert(
+      "tessera_ocbus_block thread 0x0 cycle 100 mask 0x1 value 0x1\n"
+      "tessera_reflex_block thread 0x1 cycle 110 csr 0x817\n"
+      "tessera_ocbus_wake thread 0x0 cycle 130\n"
+      "tessera_ocbus_wait thread 0x0 cycle 140 mask 0x1 value 0x1 global 0xff\n"
+      "tessera_reflex_send thread 0x0 cycle 150 flit 0x2a\n"
+      "tessera_reflex_recv thread 0x1 cycle 160 flit 0x2a\n"
+      "tessera_reflex_recv thread 0x0 cycle 170 flit 0x7\n"  // no wait: an instant
+      "tessera_barrier_enter thread 0x1 cycle 200 uid 255 count 4\n"
+      "tessera_barrier_release thread 0x1 cycle 260 uid 255 status 0\n"
+      "tessera_mbox_resume thread 0x1 cycle 270 result 0x2\n");  // not its wait
+  auto one = [&](const std::string& name) {
+    const auto v = Named(t, name);
+    EXPECT_EQ(v.size(), 1u) << name;
+    return v.empty() ? Event{} : v[0];
+  };
+  const Event bus = one("ocbus wait: lines 0x1 read 0x1");
+  EXPECT_EQ((std::tuple(bus.tid, bus.ts, bus.dur)), (std::tuple(1u, 100u, 40u)));
+  EXPECT_TRUE(Has(bus, "global"));
+  const Event recv = one("reflex receive (inbound empty)");
+  EXPECT_EQ((std::tuple(recv.tid, recv.ts, recv.dur)), (std::tuple(2u, 110u, 50u)));
+  EXPECT_EQ(one("reflex receive").phase, 'i');
+  EXPECT_EQ(one("reflex send").ts, 150u);
+  const Event barrier = one("barrier uid 255 (count 4)");
+  EXPECT_EQ((std::tuple(barrier.ts, barrier.dur)), (std::tuple(200u, 60u)));
+  EXPECT_EQ(t.summary.unknown, 0u);
+  EXPECT_EQ(t.summary.skipped, 0u);
+}
+
 TEST(TraceConvert, CountsWhatItCannotUse) {
   const Trace t = Convert(
       "tessera_mbox_send thread 0x0 cycle 10\n"                          // no msg
