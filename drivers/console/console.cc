@@ -20,6 +20,31 @@ void Console::write(const char* text) const {
   }
 }
 
+void Console::write_hex(uint32_t value) const {
+  char digits[8];
+  int n = 0;
+  do {
+    digits[n++] = "0123456789abcdef"[value & 0xf];
+    value >>= 4;
+  } while (value != 0);
+  write("0x");
+  while (n > 0) {
+    put(digits[--n]);
+  }
+}
+
+void Console::write_decimal(uint32_t value) const {
+  char digits[10];
+  int n = 0;
+  do {
+    digits[n++] = static_cast<char>('0' + value % 10);
+    value /= 10;
+  } while (value != 0);
+  while (n > 0) {
+    put(digits[--n]);
+  }
+}
+
 void Console::flush() const {
   hal::mmio_write32(base_address_ + TESSERA_CONSOLE_FLUSH, 1);
 }

@@ -14,57 +14,6 @@
 
 namespace tessera::termination {
 
-namespace {
-
-// Writes one console line in pieces (the runtime's printf is not part of this library).
-class Line {
- public:
-  void text(const char* s) const { console_.write(s); }
-  void hex(uint32_t value) const {
-    char digits[8];
-    int n = 0;
-    do {
-      digits[n++] = "0123456789abcdef"[value & 0xf];
-      value >>= 4;
-    } while (value != 0);
-    text("0x");
-    while (n > 0) {
-      console_.put(digits[--n]);
-    }
-  }
-  void decimal(uint32_t value) const {
-    char digits[10];
-    int n = 0;
-    do {
-      digits[n++] = static_cast<char>('0' + value % 10);
-      value /= 10;
-    } while (value != 0);
-    while (n > 0) {
-      console_.put(digits[--n]);
-    }
-  }
-
- private:
-  drivers::Console console_;
-};
-
-// Stops the calling thread for good once the run has been ended through the exit device, whose
-// write does not stop it by itself on the target.
-[[noreturn]] void stop_thread() {
-#if defined(__riscv)
-  // No interrupt is enabled in main (docs/firmware.md, "Start-up"): wfi never returns except
-  // spuriously. This is the runtime's park.
-  for (;;) {
-    asm volatile("wfi" : : : "memory");
-  }
-#else
-  // The host machine's exit device has thrown tessera::host::MachineExit on this thread.
-  __builtin_trap();
-#endif
-}
-
-}  // namespace
-
 SoftwareCore::SoftwareCore()
     : send_slot_(static_cast<volatile uint32_t*>(own_send_slot())), me_(own_thread_id()) {
   const tessera::drivers::Sysinfo sysinfo;
@@ -80,21 +29,20 @@ uint32_t SoftwareCore::thread_at(uint32_t dense_index) const {
 }
 
 void SoftwareCore::protocol_error(const char* what, uint32_t a, uint32_t b) const {
-  const Line line;
-  line.text("FAIL termination: thread ");
-  line.hex(me_);
-  line.text(" (index ");
-  line.decimal(index_);
-  line.text("): ");
-  line.text(what);
-  line.text(" (");
-  line.hex(a);
-  line.text(", ");
-  line.hex(b);
-  line.text(")\n");
-  drivers::Console().flush();
-  (void)drivers::ExitDevice().fail(kProtocolErrorExit);
-  stop_thread();
+  const drivers::Console console;
+  console.write("FAIL termination: thread ");
+  console.write_hex(me_);
+  console.write(" (index ");
+  console.write_decimal(index_);
+  console.write("): ");
+  console.write(what);
+  console.write(" (");
+  console.write_hex(a);
+  console.write(", ");
+  console.write_hex(b);
+  console.write(")\n");
+  console.flush();
+  drivers::ExitDevice().fail_and_stop(kProtocolErrorExit);
 }
 
 // ---- Receiving --------------------------------------------------------------------------------
@@ -225,8 +173,7 @@ void SoftwareCore::multicast(uint32_t mailbox, uint32_t mask_hi, uint32_t mask_l
   sent_ += static_cast<uint32_t>(__builtin_popcount(mask_hi) + __builtin_popcount(mask_lo));
 }
 
-void SoftwareCore::send_control(uint32_t dest, uint32_t w0, uint32_t w1, uint32_t w2,
-                                uint32_t w3) {
+void SoftwareCore::send_control(uint32_t dest, uint32_t w0, uint32_t w1, uint32_t w2, uint32_t w3) {
   wait_can_send();
   volatile uint32_t* slot = send_slot_;
   const uint32_t saved[4] = {slot[0], slot[1], slot[2], slot[3]};

@@ -21,6 +21,9 @@ class Console {
   void write(const char* bytes, size_t length) const;
   // Writes a NUL-terminated string (without the NUL).
   void write(const char* text) const;
+  // "0x" and the lowest hex digits of value; its decimal digits (for programs without printf).
+  void write_hex(uint32_t value) const;
+  void write_decimal(uint32_t value) const;
   // Prints this hart's partial line, if any, without adding a newline.
   void flush() const;
 

@@ -29,6 +29,10 @@ class ExitDevice {
   // Ends the run with exit status `code`. InvalidArgument (and no write) unless
   // kMinFailCode <= code <= kMaxFailCode.
   [[nodiscard]] Status fail(uint32_t code) const;
+  // fail(code), then stops the calling hart for good: on the target it parks in wfi (no
+  // interrupt is enabled in main), on the host machine the device has thrown MachineExit. For
+  // libraries that end a run on a broken protocol.
+  [[noreturn]] void fail_and_stop(uint32_t code) const;
 
   // Resets the whole machine: every device and hart back to power-on, the image loaded again,
   // and a new boot (QEMU; the host machine cannot reboot and fails the run).

@@ -1,0 +1,28 @@
+// Every barrier the host tests run, by name: the software algorithms of algorithms.h (so a new
+// entry there is tested without touching the tests).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "tessera/barrier/algorithms.h"
+
+namespace tessera::barrier::testing {
+
+inline std::vector<std::string> SoftwareNames() {
+  std::vector<std::string> names;
+  for (const SoftwareAlgorithm& a : kSoftwareAlgorithms) {
+    names.emplace_back(a.name);
+  }
+  return names;
+}
+
+// gtest names allow only [A-Za-z0-9_].
+inline std::string TestName(std::string name) {
+  for (char& c : name) {
+    if (c == '-') c = '_';
+  }
+  return name;
+}
+
+}  // namespace tessera::barrier::testing
