@@ -199,6 +199,27 @@ static int register_value(const TesseraSysinfo *s, uint32_t hart_id,
     case TESSERA_SYSINFO_REFLEX_BUFFER_FLITS:
         *value = s->cfg.reflex_buffer_flits;
         return 1;
+    case TESSERA_SYSINFO_CPI:
+        *value = s->cfg.timing.cpi;
+        return 1;
+    case TESSERA_SYSINFO_TILE_HOP_CYCLES:
+        *value = s->cfg.timing.tile_hop_cycles;
+        return 1;
+    case TESSERA_SYSINFO_BOARD_HOP_CYCLES:
+        *value = s->cfg.timing.board_hop_cycles;
+        return 1;
+    case TESSERA_SYSINFO_OCBUS_SETTLE_CYCLES:
+        *value = s->cfg.timing.ocbus_settle_cycles;
+        return 1;
+    case TESSERA_SYSINFO_REFLEX_HOP_CYCLES:
+        *value = s->cfg.timing.reflex_hop_cycles;
+        return 1;
+    case TESSERA_SYSINFO_BARRIER_TILE_X:
+        *value = s->cfg.timing.barrier_tile_x;
+        return 1;
+    case TESSERA_SYSINFO_BARRIER_TILE_Y:
+        *value = s->cfg.timing.barrier_tile_y;
+        return 1;
     default:
         return 0;
     }

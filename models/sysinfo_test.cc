@@ -15,9 +15,11 @@ namespace {
 constexpr uint32_t kDramSize = 256u << 20;
 constexpr uint32_t kPartitionSize = 64u << 10;
 constexpr uint32_t kReflexBufferFlits = 7;
+// Every timing value different, so a register that reads the wrong field is caught.
+constexpr TesseraSysinfoTiming kTiming{3, 5, 170, 11, 2, 6, 9};
 
 TesseraSysinfoConfig ConfigFor(const TesseraShape& shape) {
-  return TesseraSysinfoConfig{shape, 250, kDramSize, kPartitionSize, kReflexBufferFlits};
+  return TesseraSysinfoConfig{shape, 250, kDramSize, kPartitionSize, kReflexBufferFlits, kTiming};
 }
 
 using tessera::testing::AllThreadIds;
@@ -97,6 +99,13 @@ TEST_P(SysinfoShapeTest, PerHartRegistersAnswerForTheReadingHart) {
     EXPECT_EQ(sysinfo.Read(id, TESSERA_SYSINFO_HOST_ID), host_id);
     EXPECT_GT(host_id, id);
     EXPECT_EQ(sysinfo.Read(id, TESSERA_SYSINFO_REFLEX_BUFFER_FLITS), kReflexBufferFlits);
+    EXPECT_EQ(sysinfo.Read(id, TESSERA_SYSINFO_CPI), kTiming.cpi);
+    EXPECT_EQ(sysinfo.Read(id, TESSERA_SYSINFO_TILE_HOP_CYCLES), kTiming.tile_hop_cycles);
+    EXPECT_EQ(sysinfo.Read(id, TESSERA_SYSINFO_BOARD_HOP_CYCLES), kTiming.board_hop_cycles);
+    EXPECT_EQ(sysinfo.Read(id, TESSERA_SYSINFO_OCBUS_SETTLE_CYCLES), kTiming.ocbus_settle_cycles);
+    EXPECT_EQ(sysinfo.Read(id, TESSERA_SYSINFO_REFLEX_HOP_CYCLES), kTiming.reflex_hop_cycles);
+    EXPECT_EQ(sysinfo.Read(id, TESSERA_SYSINFO_BARRIER_TILE_X), kTiming.barrier_tile_x);
+    EXPECT_EQ(sysinfo.Read(id, TESSERA_SYSINFO_BARRIER_TILE_Y), kTiming.barrier_tile_y);
   }
   EXPECT_EQ(indices.size(), ids.size());
   EXPECT_EQ(*indices.rbegin(), ids.size() - 1);
@@ -227,7 +236,7 @@ TEST(SysinfoAccess, HartIdOutsideTheShapeIsAGuestError) {
 
 TEST(SysinfoConfig, RejectsShapesTheIdSchemeCannotHold) {
   const auto rejected = [](TesseraShape shape, uint32_t dram, uint32_t partition) {
-    const TesseraSysinfoConfig config{shape, 100, dram, partition, kReflexBufferFlits};
+    const TesseraSysinfoConfig config{shape, 100, dram, partition, kReflexBufferFlits, kTiming};
     TesseraSysinfo* s = tessera_sysinfo_new(&config);
     tessera_sysinfo_free(s);
     return s == nullptr;

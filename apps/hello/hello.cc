@@ -39,6 +39,15 @@ int main() {
   tessera::printf("hello from thread 0x%" PRIx32 ": board (%" PRIu32 ",%" PRIu32 ") tile (%" PRIu32
                   ",%" PRIu32 ") core %" PRIu32 " thread %" PRIu32 "\n",
                   id, at.board_x, at.board_y, at.tile_x, at.tile_y, at.core, at.thread);
+  if (sysinfo.hart_index() == 0) {
+    // The timing facts, once: what firmware that predicts its own costs reads.
+    tessera::printf("machine timing: cpi %" PRIu32 ", tile hop %" PRIu32 ", board hop %" PRIu32
+                    ", ocbus settle %" PRIu32 ", reflex hop %" PRIu32
+                    ", barrier controller at tile (%" PRIu32 ",%" PRIu32 ")\n",
+                    sysinfo.cpi(), sysinfo.tile_hop_cycles(), sysinfo.board_hop_cycles(),
+                    sysinfo.ocbus_settle_cycles(), sysinfo.reflex_hop_cycles(),
+                    sysinfo.barrier_tile_x(), sysinfo.barrier_tile_y());
+  }
 
   if (sysinfo.num_harts() != tessera_num_threads(&shape)) {
     tessera::printf("FAIL thread 0x%" PRIx32 ": NUM_HARTS %" PRIu32 " but the shape has %" PRIu32

@@ -49,6 +49,13 @@ TEST_P(SysinfoDriverTest, EveryHartReadsTheShapeAndItsOwnFacts) {
     EXPECT_EQ(sysinfo.partition_size(), 16u << 10);
     EXPECT_EQ(sysinfo.host_id(), tessera_host_id(&shape));
     EXPECT_EQ(sysinfo.reflex_buffer_flits(), uint32_t{TESSERA_DEFAULT_reflex_buffer_flits});
+    EXPECT_EQ(sysinfo.cpi(), uint32_t{TESSERA_DEFAULT_cpi});
+    EXPECT_EQ(sysinfo.tile_hop_cycles(), uint32_t{TESSERA_DEFAULT_tile_hop_cycles});
+    EXPECT_EQ(sysinfo.board_hop_cycles(), uint32_t{TESSERA_DEFAULT_board_hop_cycles});
+    EXPECT_EQ(sysinfo.ocbus_settle_cycles(), uint32_t{TESSERA_DEFAULT_ocbus_settle_cycles});
+    EXPECT_EQ(sysinfo.reflex_hop_cycles(), uint32_t{TESSERA_DEFAULT_reflex_hop_cycles});
+    EXPECT_EQ(sysinfo.barrier_tile_x(), uint32_t{TESSERA_DEFAULT_barrier_tile_x});
+    EXPECT_EQ(sysinfo.barrier_tile_y(), uint32_t{TESSERA_DEFAULT_barrier_tile_y});
 
     // What firmware does at boot: its own id from the CSR, the rest from
     // sysinfo.

@@ -5,13 +5,13 @@
 #include <thread>
 
 #include "barrier_ctl_device.h"
-#include "ocbus_device.h"
 #include "bus_error.h"
 #include "console_device.h"
 #include "core_csrs.h"
 #include "exit_device.h"
 #include "mailbox_device.h"
 #include "mswi_device.h"
+#include "ocbus_device.h"
 #include "reflex_device.h"
 #include "sysinfo_device.h"
 
@@ -38,8 +38,19 @@ Machine::Machine(const TesseraShape& shape, MachineParams params)
   }
   // Sysinfo first: its model validates the shape before anything is sized
   // by it.
-  const TesseraSysinfoConfig sysinfo_config{shape_, params_.clock_mhz, params_.dram_size,
-                                            params_.partition_size, params_.reflex_buffer_flits};
+  const TesseraSysinfoTiming timing{params_.cpi,
+                                    params_.tile_hop_cycles,
+                                    params_.board_hop_cycles,
+                                    params_.ocbus_settle_cycles,
+                                    params_.reflex_hop_cycles,
+                                    params_.barrier_tile_x,
+                                    params_.barrier_tile_y};
+  const TesseraSysinfoConfig sysinfo_config{shape_,
+                                            params_.clock_mhz,
+                                            params_.dram_size,
+                                            params_.partition_size,
+                                            params_.reflex_buffer_flits,
+                                            timing};
   auto sysinfo = std::make_unique<SysinfoDevice>(*this, sysinfo_config);
 
   const uint32_t count = tessera_num_threads(&shape_);

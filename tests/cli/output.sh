@@ -26,6 +26,7 @@ allowed=(
     '^$'
     # the guest's console (apps hello, pingpong, idle, trap, mbox_fault)
     '^hello from thread 0x[0-9a-f]+: board \([0-9]+,[0-9]+\) tile \([0-9]+,[0-9]+\) core [0-9]+ thread [0-9]+$'
+    '^machine timing: cpi [0-9]+, tile hop [0-9]+, board hop [0-9]+, ocbus settle [0-9]+, reflex hop [0-9]+, barrier controller at tile \([0-9]+,[0-9]+\)$'
     '^rtt [a-z_]+ thread 0x[0-9a-f]+ cycles [0-9]+$'
     '^vote \(hw\): round [0-9]+: [a-z0-9 ]+ voted (true|false) -> [0-9]+$'
     '^TRAP hart 0x[0-9a-f]+ (cause [0-9]+ \([a-z ]+\) pc 0x[0-9a-f]{8} tval 0x[0-9a-f]{8}|mailbox fault [0-9]+ \([a-z ]+\) csr 0x[0-9a-f]{3})$'

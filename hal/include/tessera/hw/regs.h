@@ -238,6 +238,15 @@ static inline const char *tessera_mailbox_fault_name(uint32_t code)
 #define TESSERA_SYSINFO_BOARD_LEADER     0x3c /* per hart: 1 if first of board */
 #define TESSERA_SYSINFO_HOST_ID          0x40 /* thread id of the host         */
 #define TESSERA_SYSINFO_REFLEX_BUFFER_FLITS 0x44 /* reflex switch buffer B  */
+/* Modelled timing (machine properties of the same names), for firmware that
+ * predicts its own costs: the barrier library's model (docs/barriers.md). */
+#define TESSERA_SYSINFO_CPI              0x48 /* cycles per instruction        */
+#define TESSERA_SYSINFO_TILE_HOP_CYCLES  0x4c
+#define TESSERA_SYSINFO_BOARD_HOP_CYCLES 0x50 /* L                             */
+#define TESSERA_SYSINFO_OCBUS_SETTLE_CYCLES 0x54
+#define TESSERA_SYSINFO_REFLEX_HOP_CYCLES 0x58
+#define TESSERA_SYSINFO_BARRIER_TILE_X   0x5c /* the barrier controller's tile */
+#define TESSERA_SYSINFO_BARRIER_TILE_Y   0x60
 
 #define TESSERA_SYSINFO_MAGIC_VALUE      0x41525354u /* "TSRA" little-endian */
 #define TESSERA_SYSINFO_VERSION_VALUE    1u

@@ -42,6 +42,16 @@ class Sysinfo {
   // Flits in each core's inbound and outbound reflex buffer (B, docs/reflex.md).
   uint32_t reflex_buffer_flits() const { return read(TESSERA_SYSINFO_REFLEX_BUFFER_FLITS); }
 
+  // Modelled timing: the machine properties of the same names (docs/machine.md).
+  uint32_t cpi() const { return read(TESSERA_SYSINFO_CPI); }
+  uint32_t tile_hop_cycles() const { return read(TESSERA_SYSINFO_TILE_HOP_CYCLES); }
+  uint32_t board_hop_cycles() const { return read(TESSERA_SYSINFO_BOARD_HOP_CYCLES); }
+  uint32_t ocbus_settle_cycles() const { return read(TESSERA_SYSINFO_OCBUS_SETTLE_CYCLES); }
+  uint32_t reflex_hop_cycles() const { return read(TESSERA_SYSINFO_REFLEX_HOP_CYCLES); }
+  // The barrier controller's tile in the global tile grid.
+  uint32_t barrier_tile_x() const { return read(TESSERA_SYSINFO_BARRIER_TILE_X); }
+  uint32_t barrier_tile_y() const { return read(TESSERA_SYSINFO_BARRIER_TILE_Y); }
+
   // Per hart: dense index 0..num_harts()-1 (tessera_dense_index of the caller's thread id).
   uint32_t hart_index() const { return read(TESSERA_SYSINFO_HART_INDEX); }
   // Per hart: start of the caller's stack+heap partition of partition_size() bytes.

@@ -456,6 +456,14 @@ static void tessera_create_devices(TesseraMachineState *s)
     qdev_prop_set_uint32(sysinfo, "partition-size", s->partition_kib * KiB);
     qdev_prop_set_uint32(sysinfo, "reflex-buffer-flits",
                          s->reflex_buffer_flits);
+    qdev_prop_set_uint32(sysinfo, "cpi", s->cpi);
+    qdev_prop_set_uint32(sysinfo, "tile-hop-cycles", s->tile_hop_cycles);
+    qdev_prop_set_uint32(sysinfo, "board-hop-cycles", s->board_hop_cycles);
+    qdev_prop_set_uint32(sysinfo, "ocbus-settle-cycles",
+                         s->ocbus_settle_cycles);
+    qdev_prop_set_uint32(sysinfo, "reflex-hop-cycles", s->reflex_hop_cycles);
+    qdev_prop_set_uint32(sysinfo, "barrier-tile-x", s->barrier_tile_x);
+    qdev_prop_set_uint32(sysinfo, "barrier-tile-y", s->barrier_tile_y);
     object_property_set_link(OBJECT(sysinfo), "console", OBJECT(console),
                              &error_abort);
     sysbus_realize_and_unref(SYS_BUS_DEVICE(sysinfo), &error_fatal);

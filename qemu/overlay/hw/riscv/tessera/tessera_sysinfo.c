@@ -109,6 +109,7 @@ static void tessera_sysinfo_realize(DeviceState *dev, Error **errp)
         .dram_size = s->dram_size,
         .partition_size = s->partition_size,
         .reflex_buffer_flits = s->reflex_buffer_flits,
+        .timing = s->timing,
     };
 
     if (!s->console) {
@@ -160,6 +161,24 @@ static const Property tessera_sysinfo_properties[] = {
     DEFINE_PROP_UINT32("reflex-buffer-flits", TesseraSysinfoState,
                        reflex_buffer_flits,
                        TESSERA_DEFAULT_reflex_buffer_flits),
+    DEFINE_PROP_UINT32("cpi", TesseraSysinfoState, timing.cpi,
+                       TESSERA_DEFAULT_cpi),
+    DEFINE_PROP_UINT32("tile-hop-cycles", TesseraSysinfoState,
+                       timing.tile_hop_cycles,
+                       TESSERA_DEFAULT_tile_hop_cycles),
+    DEFINE_PROP_UINT32("board-hop-cycles", TesseraSysinfoState,
+                       timing.board_hop_cycles,
+                       TESSERA_DEFAULT_board_hop_cycles),
+    DEFINE_PROP_UINT32("ocbus-settle-cycles", TesseraSysinfoState,
+                       timing.ocbus_settle_cycles,
+                       TESSERA_DEFAULT_ocbus_settle_cycles),
+    DEFINE_PROP_UINT32("reflex-hop-cycles", TesseraSysinfoState,
+                       timing.reflex_hop_cycles,
+                       TESSERA_DEFAULT_reflex_hop_cycles),
+    DEFINE_PROP_UINT32("barrier-tile-x", TesseraSysinfoState,
+                       timing.barrier_tile_x, TESSERA_DEFAULT_barrier_tile_x),
+    DEFINE_PROP_UINT32("barrier-tile-y", TesseraSysinfoState,
+                       timing.barrier_tile_y, TESSERA_DEFAULT_barrier_tile_y),
     DEFINE_PROP_LINK("console", TesseraSysinfoState, console,
                      TYPE_TESSERA_CONSOLE, TesseraConsoleState *),
 };

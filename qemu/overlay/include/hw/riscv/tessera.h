@@ -15,6 +15,7 @@
 #include "tessera/hw/machine_params.h"
 #include "tessera/hw/regs.h"
 #include "tessera/models/clock.h"
+#include "tessera/models/sysinfo.h"
 #include "tessera/models/termdet.h"
 #include "tessera/models/waits.h"
 
@@ -123,6 +124,7 @@ struct TesseraSysinfoState {
     uint32_t dram_size;
     uint32_t partition_size;
     uint32_t reflex_buffer_flits;
+    TesseraSysinfoTiming timing;
     struct TesseraSysinfo *model;
     TesseraConsoleState *console; /* flushed when the run ends */
 };
