@@ -22,8 +22,8 @@ constexpr int kMaxOperations = 4000;
 constexpr uint32_t kMaxHarts = 4096;
 
 uint32_t edge_or_small(FuzzInput& in, uint32_t small) {
-  static const uint32_t kEdges[] = {0,        1,          2,          3,         5,
-                                    16,       65535,      65536,      65537,     1u << 20,
+  static const uint32_t kEdges[] = {0,     1,          2,          3,          5,
+                                    16,    65535,      65536,      65537,      1u << 20,
                                     1u << 31, 0x80000001, 0xfffffffe, 0xffffffff};
   const uint8_t b = in.byte();
   if (b < 0xc0) {
@@ -84,8 +84,8 @@ class Scenario {
     uint32_t want = 0;
     if (!exists(id) || offset % 4 != 0 || !expected(id, offset, &want)) {
       FUZZ_CHECK(a == TESSERA_SYSINFO_GUEST_ERROR && value == 0 && (!with_error || error),
-                 "read of 0x%x by 0x%x: action %d value 0x%x, expected a guest error", offset, id,
-                 a, value);
+                 "read of 0x%x by 0x%x: action %d value 0x%x, expected a guest error", offset,
+                 id, a, value);
       return;
     }
     FUZZ_CHECK(a == TESSERA_SYSINFO_CONTINUE && value == want,
@@ -115,7 +115,8 @@ class Scenario {
       exit_code_ = static_cast<int>(value);
     }
     if (count_ < harts()) {
-      FUZZ_CHECK(a == TESSERA_SYSINFO_CONTINUE, "check-in %u of %u: action %d", count_, harts(), a);
+      FUZZ_CHECK(a == TESSERA_SYSINFO_CONTINUE, "check-in %u of %u: action %d", count_, harts(),
+                 a);
       return;
     }
     FUZZ_CHECK(a == TESSERA_SYSINFO_EXIT && (!with_out || code == exit_code_),
@@ -143,83 +144,34 @@ class Scenario {
   bool expected(uint32_t id, uint32_t offset, uint32_t* value) const {
     const TesseraShape& s = c_.shape;
     switch (offset) {
-      case TESSERA_SYSINFO_MAGIC:
-        *value = TESSERA_SYSINFO_MAGIC_VALUE;
-        return true;
-      case TESSERA_SYSINFO_VERSION:
-        *value = TESSERA_SYSINFO_VERSION_VALUE;
-        return true;
-      case TESSERA_SYSINFO_BOARDS_X:
-        *value = s.boards_x;
-        return true;
-      case TESSERA_SYSINFO_BOARDS_Y:
-        *value = s.boards_y;
-        return true;
-      case TESSERA_SYSINFO_TILES_X:
-        *value = s.tiles_x;
-        return true;
-      case TESSERA_SYSINFO_TILES_Y:
-        *value = s.tiles_y;
-        return true;
-      case TESSERA_SYSINFO_CORES_PER_TILE:
-        *value = s.cores_per_tile;
-        return true;
-      case TESSERA_SYSINFO_THREADS_PER_CORE:
-        *value = s.threads_per_core;
-        return true;
-      case TESSERA_SYSINFO_CLOCK_MHZ:
-        *value = c_.clock_mhz;
-        return true;
-      case TESSERA_SYSINFO_DRAM_SIZE:
-        *value = c_.dram_size;
-        return true;
-      case TESSERA_SYSINFO_PARTITION_SIZE:
-        *value = c_.partition_size;
-        return true;
-      case TESSERA_SYSINFO_NUM_HARTS:
-        *value = harts();
-        return true;
-      case TESSERA_SYSINFO_HART_INDEX:
-        *value = dense(id);
-        return true;
+      case TESSERA_SYSINFO_MAGIC: *value = TESSERA_SYSINFO_MAGIC_VALUE; return true;
+      case TESSERA_SYSINFO_VERSION: *value = TESSERA_SYSINFO_VERSION_VALUE; return true;
+      case TESSERA_SYSINFO_BOARDS_X: *value = s.boards_x; return true;
+      case TESSERA_SYSINFO_BOARDS_Y: *value = s.boards_y; return true;
+      case TESSERA_SYSINFO_TILES_X: *value = s.tiles_x; return true;
+      case TESSERA_SYSINFO_TILES_Y: *value = s.tiles_y; return true;
+      case TESSERA_SYSINFO_CORES_PER_TILE: *value = s.cores_per_tile; return true;
+      case TESSERA_SYSINFO_THREADS_PER_CORE: *value = s.threads_per_core; return true;
+      case TESSERA_SYSINFO_CLOCK_MHZ: *value = c_.clock_mhz; return true;
+      case TESSERA_SYSINFO_DRAM_SIZE: *value = c_.dram_size; return true;
+      case TESSERA_SYSINFO_PARTITION_SIZE: *value = c_.partition_size; return true;
+      case TESSERA_SYSINFO_NUM_HARTS: *value = harts(); return true;
+      case TESSERA_SYSINFO_HART_INDEX: *value = dense(id); return true;
       case TESSERA_SYSINFO_PARTITION_BASE:
         *value = TESSERA_DRAM_BASE + TESSERA_CODE_SIZE + local(id) * c_.partition_size;
         return true;
-      case TESSERA_SYSINFO_CHECKIN:
-        *value = count_;
-        return true;
-      case TESSERA_SYSINFO_BOARD_LEADER:
-        *value = local(id) == 0;
-        return true;
-      case TESSERA_SYSINFO_HOST_ID:
-        *value = tessera_host_id(&s);
-        return true;
-      case TESSERA_SYSINFO_REFLEX_BUFFER_FLITS:
-        *value = c_.reflex_buffer_flits;
-        return true;
-      case TESSERA_SYSINFO_CPI:
-        *value = c_.timing.cpi;
-        return true;
-      case TESSERA_SYSINFO_TILE_HOP_CYCLES:
-        *value = c_.timing.tile_hop_cycles;
-        return true;
-      case TESSERA_SYSINFO_BOARD_HOP_CYCLES:
-        *value = c_.timing.board_hop_cycles;
-        return true;
-      case TESSERA_SYSINFO_OCBUS_SETTLE_CYCLES:
-        *value = c_.timing.ocbus_settle_cycles;
-        return true;
-      case TESSERA_SYSINFO_REFLEX_HOP_CYCLES:
-        *value = c_.timing.reflex_hop_cycles;
-        return true;
-      case TESSERA_SYSINFO_BARRIER_TILE_X:
-        *value = c_.timing.barrier_tile_x;
-        return true;
-      case TESSERA_SYSINFO_BARRIER_TILE_Y:
-        *value = c_.timing.barrier_tile_y;
-        return true;
-      default:
-        return false;
+      case TESSERA_SYSINFO_CHECKIN: *value = count_; return true;
+      case TESSERA_SYSINFO_BOARD_LEADER: *value = local(id) == 0; return true;
+      case TESSERA_SYSINFO_HOST_ID: *value = tessera_host_id(&s); return true;
+      case TESSERA_SYSINFO_REFLEX_BUFFER_FLITS: *value = c_.reflex_buffer_flits; return true;
+      case TESSERA_SYSINFO_CPI: *value = c_.timing.cpi; return true;
+      case TESSERA_SYSINFO_TILE_HOP_CYCLES: *value = c_.timing.tile_hop_cycles; return true;
+      case TESSERA_SYSINFO_BOARD_HOP_CYCLES: *value = c_.timing.board_hop_cycles; return true;
+      case TESSERA_SYSINFO_OCBUS_SETTLE_CYCLES: *value = c_.timing.ocbus_settle_cycles; return true;
+      case TESSERA_SYSINFO_REFLEX_HOP_CYCLES: *value = c_.timing.reflex_hop_cycles; return true;
+      case TESSERA_SYSINFO_BARRIER_TILE_X: *value = c_.timing.barrier_tile_x; return true;
+      case TESSERA_SYSINFO_BARRIER_TILE_Y: *value = c_.timing.barrier_tile_y; return true;
+      default: return false;
     }
   }
 
@@ -246,10 +198,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   c.reflex_buffer_flits = in.u32();
   c.timing = {in.u32(), in.u32(), in.u32(), in.u32(), in.u32(), in.u32(), in.u32()};
   c.partition_size = raw ? in.u32() : in.below(1u << 20);
-  const uint64_t needed = uint64_t{TESSERA_CODE_SIZE} +
-                          uint64_t{tessera_threads_per_board(&c.shape)} * c.partition_size;
-  c.dram_size =
-      raw || needed > 0x80000000u ? in.u32() : static_cast<uint32_t>(needed) + in.below(1u << 20);
+  const uint64_t needed =
+      uint64_t{TESSERA_CODE_SIZE} + uint64_t{tessera_threads_per_board(&c.shape)} *
+                                        c.partition_size;
+  c.dram_size = raw || needed > 0x80000000u ? in.u32()
+                                            : static_cast<uint32_t>(needed) + in.below(1u << 20);
   const bool valid = config_valid(c);
   TesseraSysinfo* model = tessera_sysinfo_new(&c);
   FUZZ_CHECK((model != nullptr) == valid,
@@ -277,7 +230,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
           break;
         default:
           // Check-in, with a status that is mostly 0.
-          scenario.write(id, TESSERA_SYSINFO_CHECKIN, in.below(8) == 0 ? in.u32() : 0, in.flag());
+          scenario.write(id, TESSERA_SYSINFO_CHECKIN, in.below(8) == 0 ? in.u32() : 0,
+                         in.flag());
           break;
       }
     }
