@@ -1,5 +1,6 @@
 #include "tessera/drivers/console.h"
 
+#include "tessera/digits.h"
 #include "tessera/hal/mmio.h"
 
 namespace tessera::drivers {
@@ -21,28 +22,14 @@ void Console::write(const char* text) const {
 }
 
 void Console::write_hex(uint32_t value) const {
-  char digits[8];
-  int n = 0;
-  do {
-    digits[n++] = "0123456789abcdef"[value & 0xf];
-    value >>= 4;
-  } while (value != 0);
+  char digits[kMaxHexDigits];
   write("0x");
-  while (n > 0) {
-    put(digits[--n]);
-  }
+  write(digits, hex_digits(value, 1, digits));
 }
 
 void Console::write_decimal(uint32_t value) const {
-  char digits[10];
-  int n = 0;
-  do {
-    digits[n++] = static_cast<char>('0' + value % 10);
-    value /= 10;
-  } while (value != 0);
-  while (n > 0) {
-    put(digits[--n]);
-  }
+  char digits[kMaxDecimalDigits];
+  write(digits, decimal_digits(value, digits));
 }
 
 void Console::flush() const {

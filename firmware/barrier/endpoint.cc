@@ -4,7 +4,6 @@
 
 #include <stdint.h>
 
-#include "tessera/drivers/console.h"
 #include "tessera/drivers/exit.h"
 #include "tessera/drivers/mailbox_core.h"
 #include "tessera/drivers/sysinfo.h"
@@ -31,18 +30,7 @@ volatile uint32_t* own_send_slot(uint32_t me) {
 Endpoint::Endpoint() : send_slot_(own_send_slot(own_thread_id())), me_(own_thread_id()) {}
 
 void Endpoint::protocol_error(const char* what, uint32_t a, uint32_t b) const {
-  const drivers::Console console;
-  console.write("FAIL barrier: thread ");
-  console.write_hex(me_);
-  console.write(": ");
-  console.write(what);
-  console.write(" (");
-  console.write_hex(a);
-  console.write(", ");
-  console.write_hex(b);
-  console.write(")\n");
-  console.flush();
-  drivers::ExitDevice().fail_and_stop(kProtocolErrorExit);
+  drivers::ExitDevice().fail_protocol("barrier", what, a, b, kProtocolErrorExit);
 }
 
 // ---- Receiving ----------------------------------------------------------------------------------
@@ -112,32 +100,31 @@ void Endpoint::wait_can_send() {
   }
 }
 
-void Endpoint::send(uint32_t dest, uint32_t tag, uint32_t slot) {
+// Writes a barrier message of (tag, slot) into the send slot, has `issue` send it, and puts back
+// what the program had prepared there (the message was copied out when it was sent).
+template <typename Issue>
+void Endpoint::send_barrier(uint32_t tag, uint32_t slot, Issue issue) {
   wait_can_send();
   volatile uint32_t* out = send_slot_;
-  // The send slot stays the program's: keep what it prepared there.
   const uint32_t saved[2] = {out[0], out[1]};
   out[0] = wire::header(wire::kBarrier, tag, slot, episode_[tag & 3u]);
   out[1] = me_;
   tessera_mbox_set_len(0);
-  tessera_mbox_send(dest, tessera_mbox_bus_address(out));
-  // The message was copied out when it was sent (docs/mailbox.md).
+  issue(tessera_mbox_bus_address(out));
   out[0] = saved[0];
   out[1] = saved[1];
+}
+
+void Endpoint::send(uint32_t dest, uint32_t tag, uint32_t slot) {
+  send_barrier(tag, slot, [dest](uint32_t address) { tessera_mbox_send(dest, address); });
   barrier_sent_++;
 }
 
 void Endpoint::multicast(uint32_t mailbox, uint64_t mask, uint32_t tag, uint32_t slot) {
-  wait_can_send();
-  volatile uint32_t* out = send_slot_;
-  const uint32_t saved[2] = {out[0], out[1]};
-  out[0] = wire::header(wire::kBarrier, tag, slot, episode_[tag & 3u]);
-  out[1] = me_;
-  tessera_mbox_set_len(0);
-  tessera_mbox_multicast(mailbox, static_cast<uint32_t>(mask >> 32), static_cast<uint32_t>(mask),
-                         tessera_mbox_bus_address(out));
-  out[0] = saved[0];
-  out[1] = saved[1];
+  send_barrier(tag, slot, [mailbox, mask](uint32_t address) {
+    tessera_mbox_multicast(mailbox, static_cast<uint32_t>(mask >> 32), static_cast<uint32_t>(mask),
+                           address);
+  });
   barrier_sent_ += static_cast<uint32_t>(__builtin_popcountll(mask));
 }
 

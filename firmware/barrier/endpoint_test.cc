@@ -122,7 +122,7 @@ TEST(BarrierEndpoint, AMessageFromAnImpossibleEpisodeEndsTheRun) {
   EXPECT_EQ(*machine.exit_code(), kProtocolErrorExit);
   bool reported = false;
   for (const auto& line : machine.console_lines()) {
-    if (line.text.find("FAIL barrier: thread 0x0: barrier message from an episode") == 0) {
+    if (line.text.find("FAIL barrier: thread 0x0 (index 0): barrier message from an episode") == 0) {
       reported = true;
     }
   }

@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "machine.h"
+#include "tessera/digits.h"
 #include "tessera/drivers/console.h"
 #include "tessera/drivers/exit.h"
 #include "tessera/drivers/mailbox.h"
@@ -102,27 +103,19 @@ class Line {
   }
 
   void decimal(uint32_t value) {
-    char digits[10];
-    size_t n = 0;
-    do {
-      digits[n++] = static_cast<char>('0' + value % 10);
-      value /= 10;
-    } while (value != 0);
-    while (n > 0) {
-      put(digits[--n]);
+    char digits[kMaxDecimalDigits];
+    const size_t n = decimal_digits(value, digits);
+    for (size_t i = 0; i < n; i++) {
+      put(digits[i]);
     }
   }
 
   // min_digits = 1 prints without leading zeros.
   void hex(uint32_t value, int min_digits) {
-    bool leading = true;
-    for (int shift = 28; shift >= 0; shift -= 4) {
-      const uint32_t nibble = (value >> shift) & 0xf;
-      if (leading && nibble == 0 && shift >= 4 * min_digits) {
-        continue;
-      }
-      leading = false;
-      put("0123456789abcdef"[nibble]);
+    char digits[kMaxHexDigits];
+    const size_t n = hex_digits(value, min_digits, digits);
+    for (size_t i = 0; i < n; i++) {
+      put(digits[i]);
     }
   }
 

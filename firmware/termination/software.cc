@@ -5,7 +5,6 @@
 
 #include <stdint.h>
 
-#include "tessera/drivers/console.h"
 #include "tessera/drivers/exit.h"
 #include "tessera/drivers/mailbox_core.h"
 #include "tessera/drivers/sysinfo.h"
@@ -29,20 +28,7 @@ uint32_t SoftwareCore::thread_at(uint32_t dense_index) const {
 }
 
 void SoftwareCore::protocol_error(const char* what, uint32_t a, uint32_t b) const {
-  const drivers::Console console;
-  console.write("FAIL termination: thread ");
-  console.write_hex(me_);
-  console.write(" (index ");
-  console.write_decimal(index_);
-  console.write("): ");
-  console.write(what);
-  console.write(" (");
-  console.write_hex(a);
-  console.write(", ");
-  console.write_hex(b);
-  console.write(")\n");
-  console.flush();
-  drivers::ExitDevice().fail_and_stop(kProtocolErrorExit);
+  drivers::ExitDevice().fail_protocol("termination", what, a, b, kProtocolErrorExit);
 }
 
 // ---- Receiving --------------------------------------------------------------------------------

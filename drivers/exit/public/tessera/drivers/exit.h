@@ -33,6 +33,12 @@ class ExitDevice {
   // interrupt is enabled in main), on the host machine the device has thrown MachineExit. For
   // libraries that end a run on a broken protocol.
   [[noreturn]] void fail_and_stop(uint32_t code) const;
+  // For a library whose protocol was broken (a bug, or a program breaking its rules): prints one
+  // console line
+  //   FAIL <library>: thread 0x<id> (index <dense index>): <what> (0x<a>, 0x<b>)
+  // for the calling thread, then fail_and_stop(code).
+  [[noreturn]] void fail_protocol(const char* library, const char* what, uint32_t a, uint32_t b,
+                                  uint32_t code) const;
 
   // Resets the whole machine: every device and hart back to power-on, the image loaded again,
   // and a new boot (QEMU; the host machine cannot reboot and fails the run).

@@ -21,7 +21,7 @@
 //
 // A message of a group tag whose episode is neither the receiver's current one nor the next is
 // a broken protocol: the endpoint prints
-//   FAIL barrier: thread 0x<id>: <what> (0x<a>, 0x<b>)
+//   FAIL barrier: thread 0x<id> (index <dense index>): <what> (0x<a>, 0x<b>)
 // and ends the run with kProtocolErrorExit.
 #pragma once
 
@@ -101,6 +101,8 @@ class Endpoint {
   void take_one();
   void count_barrier(const volatile uint32_t* msg);
   void wait_can_send();
+  template <typename Issue>
+  void send_barrier(uint32_t tag, uint32_t slot, Issue issue);
   bool copies_full() const { return copies_used_ == (1u << kCopies) - 1; }
   bool is_copy(const volatile void* msg) const;
 
