@@ -92,7 +92,7 @@ TEST(BarrierEndpoint, InitRefusesAThreadOutsideTheGroupAndABadTag) {
   const std::vector<uint32_t> ids = machine.thread_ids();
   machine.run_on_harts(std::vector<uint32_t>{ids[1]}, [&](Hart&) {
     Endpoint endpoint;
-    Central outside(endpoint, Group::of(ids.data(), 1));
+    Central outside(endpoint, Group::of(shape, ids.data(), 1));
     EXPECT_EQ(outside.init(), tessera::Status::InvalidArgument());
     Central bad_tag(endpoint, Group::all(shape, Group::kMaxTags));
     EXPECT_EQ(bad_tag.init(), tessera::Status::InvalidArgument());
@@ -122,7 +122,8 @@ TEST(BarrierEndpoint, AMessageFromAnImpossibleEpisodeEndsTheRun) {
   EXPECT_EQ(*machine.exit_code(), kProtocolErrorExit);
   bool reported = false;
   for (const auto& line : machine.console_lines()) {
-    if (line.text.find("FAIL barrier: thread 0x0 (index 0): barrier message from an episode") == 0) {
+    if (line.text.find("FAIL barrier: thread 0x0 (index 0): barrier message from an episode") ==
+        0) {
       reported = true;
     }
   }

@@ -19,7 +19,12 @@ Group Group::all(uint32_t tag) {
 }
 
 Group Group::of(const uint32_t* ids, uint32_t count, uint32_t tag) {
+  return of(drivers::Sysinfo().shape(), ids, count, tag);
+}
+
+Group Group::of(const TesseraShape& shape, const uint32_t* ids, uint32_t count, uint32_t tag) {
   Group g;
+  g.shape_ = shape;
   g.ids_ = count != 0 ? ids : nullptr;
   g.size_ = count;
   g.tag_ = tag;

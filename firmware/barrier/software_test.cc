@@ -107,6 +107,21 @@ std::vector<uint32_t> ScatteredIds(const Machine& machine, uint32_t p) {
   return ids;
 }
 
+// The members of a group of p threads placed as PlacementFor(p) says, and the group.
+struct Members {
+  std::vector<uint32_t> ids;
+  Group group;
+};
+
+Members MembersFor(const Machine& machine, uint32_t p) {
+  const Placement placement = PlacementFor(p);
+  Members m;
+  m.ids = placement.whole_machine ? machine.thread_ids() : ScatteredIds(machine, p);
+  m.group = placement.whole_machine ? Group::all(placement.shape)
+                                    : Group::of(placement.shape, m.ids.data(), p);
+  return m;
+}
+
 // What the members of one group have done, for the checks; shared by the host threads. Each
 // member's latest entry is one atomic word, episode and modelled cycle together, so that a check
 // never pairs one episode's number with the next one's cycle.
@@ -188,12 +203,10 @@ class SoftwareBarrierTest : public ::testing::TestWithParam<std::tuple<std::stri
 
   // Runs `episodes` episodes on each member of one group of p() threads, with the checks.
   void RunGroup(uint32_t episodes, bool split_phase) {
-    const Placement placement = PlacementFor(p());
-    Machine machine(placement.shape);
-    const std::vector<uint32_t> ids =
-        placement.whole_machine ? machine.thread_ids() : ScatteredIds(machine, p());
-    const Group group =
-        placement.whole_machine ? Group::all(placement.shape) : Group::of(ids.data(), p());
+    Machine machine(PlacementFor(p()).shape);
+    const Members members = MembersFor(machine, p());
+    const Group& group = members.group;
+    const std::vector<uint32_t>& ids = members.ids;
     Record record(p());
     const SoftwareAlgorithm& a = algorithm();
     {
@@ -222,12 +235,10 @@ TEST_P(SoftwareBarrierTest, SplitPhaseWithWorkBetweenNotifyAndWait) {
 // notify() never waits for another thread: every member but the last returns from notify
 // before the last has entered; only then does the last notify, and everyone's wait completes.
 TEST_P(SoftwareBarrierTest, NotifyReturnsBeforeTheLastMemberArrives) {
-  const Placement placement = PlacementFor(p());
-  Machine machine(placement.shape);
-  const std::vector<uint32_t> ids =
-      placement.whole_machine ? machine.thread_ids() : ScatteredIds(machine, p());
-  const Group group =
-      placement.whole_machine ? Group::all(placement.shape) : Group::of(ids.data(), p());
+  Machine machine(PlacementFor(p()).shape);
+  const Members members = MembersFor(machine, p());
+  const Group& group = members.group;
+  const std::vector<uint32_t>& ids = members.ids;
   const SoftwareAlgorithm& a = algorithm();
   std::mutex mutex;
   std::condition_variable cv;
@@ -277,11 +288,13 @@ class SoftwareBarrierGroupsTest : public ::testing::TestWithParam<std::string> {
 TEST_P(SoftwareBarrierGroupsTest, TwoDisjointGroupsAtOnce) {
   const SoftwareAlgorithm* a = find_software_algorithm(GetParam().c_str());
   ASSERT_NE(a, nullptr);
-  Machine machine({2, 2, 1, 1, 1, 4});  // 16 threads on four boards
+  const TesseraShape shape{2, 2, 1, 1, 1, 4};  // 16 threads on four boards
+  Machine machine(shape);
   const std::vector<uint32_t> all = machine.thread_ids();
   std::vector<uint32_t> halves[2];
   for (uint32_t i = 0; i < all.size(); i++) halves[i % 2].push_back(all[i]);
-  const Group groups[2] = {Group::of(halves[0].data(), 8), Group::of(halves[1].data(), 8)};
+  const Group groups[2] = {Group::of(shape, halves[0].data(), 8),
+                           Group::of(shape, halves[1].data(), 8)};
   Record records[2] = {Record(8), Record(8)};
   {
     Watchdog watchdog(machine);
@@ -307,7 +320,7 @@ TEST_P(SoftwareBarrierGroupsTest, OverlappingGroupsToldApartByTag) {
   const std::vector<uint32_t> all = machine.thread_ids();
   const std::vector<uint32_t> low(all.begin(), all.begin() + 5);
   const Group whole = Group::all(shape, 0);
-  const Group part = Group::of(low.data(), 5, 1);
+  const Group part = Group::of(shape, low.data(), 5, 1);
   Record whole_record(8);
   Record part_record(5);
   {

@@ -26,13 +26,15 @@ class Group {
   static Group all(const TesseraShape& shape, uint32_t tag = 0);
   // Every thread of the machine the caller runs on.
   static Group all(uint32_t tag = 0);
-  // The `count` thread ids at `ids`, which stay valid for the Group's life.
+  // The `count` thread ids at `ids` of a machine of `shape`; they stay valid for the Group's life.
+  static Group of(const TesseraShape& shape, const uint32_t* ids, uint32_t count, uint32_t tag = 0);
+  // The same on the machine the caller runs on.
   static Group of(const uint32_t* ids, uint32_t count, uint32_t tag = 0);
 
   uint32_t size() const { return size_; }
   uint32_t tag() const { return tag_; }
   bool is_all() const { return ids_ == nullptr && size_ != 0; }
-  const TesseraShape& shape() const { return shape_; }  // of all(); zero for a list
+  const TesseraShape& shape() const { return shape_; }  // the machine's
 
   // Thread id of the member of rank r < size().
   uint32_t member(uint32_t rank) const {

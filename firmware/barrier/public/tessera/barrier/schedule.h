@@ -32,8 +32,9 @@ struct Step {
 
 class Schedule {
  public:
-  // Enough for ceil(log2 65536) + 2 rounds of a send and a receive each, and a little more.
-  static constexpr uint32_t kMaxSteps = 48;
+  // Enough for the butterfly's two virtual ranks in each of log2 65536 rounds, and for the root
+  // of gather-broadcast on the largest mesh (a send per board and a multicast per tile).
+  static constexpr uint32_t kMaxSteps = 96;
   static constexpr uint32_t kSlots = 32;
 
   void send(uint32_t rank, uint32_t slot) { add({Op::kSend, narrow(slot), rank, 0, 0}); }
