@@ -1,11 +1,12 @@
 // Every barrier the host tests run, by name: the software algorithms of algorithms.h (so a new
-// entry there is tested without touching the tests).
+// entry there is tested without touching the tests) and the hardware ones.
 #pragma once
 
 #include <string>
 #include <vector>
 
 #include "tessera/barrier/algorithms.h"
+#include "tessera/barrier/any.h"
 
 namespace tessera::barrier::testing {
 
@@ -13,6 +14,15 @@ inline std::vector<std::string> SoftwareNames() {
   std::vector<std::string> names;
   for (const SoftwareAlgorithm& a : kSoftwareAlgorithms) {
     names.emplace_back(a.name);
+  }
+  return names;
+}
+
+// Every name AnyBarrier takes but "auto": the software algorithms', then the hardware's.
+inline std::vector<std::string> AllNames() {
+  std::vector<std::string> names;
+  for (uint32_t i = 0; i < kBarrierCount; i++) {
+    names.emplace_back(barrier_name(i));
   }
   return names;
 }

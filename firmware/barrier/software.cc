@@ -19,6 +19,8 @@ Status SoftwareBarrier::init() {
     return Status::Internal();
   }
   next_step_ = schedule_.size();
+  first_episode_ = endpoint_.episode(group_.tag());
+  episode_ = 0;
   return OkStatus();
 }
 
@@ -27,7 +29,7 @@ void SoftwareBarrier::notify() {
     endpoint_.protocol_error("notify before the previous episode's wait", episode_, next_step_);
   }
   episode_++;
-  endpoint_.enter(group_.tag(), episode_);
+  endpoint_.enter(group_.tag(), first_episode_ + episode_);
   next_step_ = 0;
   while (next_step_ < schedule_.size() && schedule_[next_step_].op != Op::kRecv) {
     run(schedule_[next_step_++]);

@@ -71,8 +71,11 @@ class Endpoint {
   uint32_t thread_id() const { return me_; }
 
   // ---- For the barriers -----------------------------------------------------------------
-  // The calling thread has entered `episode` of the barrier with this tag.
+  // The calling thread has entered `episode` of the barriers with this tag. Episodes are
+  // numbered per tag across every barrier object of the thread, so a new barrier over a tag
+  // carries on from the last one's episode (every member must then use the same sequence).
   void enter(uint32_t tag, uint32_t episode) { episode_[tag & 3u] = episode; }
+  uint32_t episode(uint32_t tag) const { return episode_[tag & 3u]; }
   // One barrier message of (tag, slot, current episode of tag) to a thread; multicast: to each
   // thread k of `mailbox` with bit k of `mask`. Both wait for can-send, receiving meanwhile.
   void send(uint32_t dest, uint32_t tag, uint32_t slot);

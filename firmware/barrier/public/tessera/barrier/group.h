@@ -34,6 +34,7 @@ class Group {
   uint32_t size() const { return size_; }
   uint32_t tag() const { return tag_; }
   bool is_all() const { return ids_ == nullptr && size_ != 0; }
+  const uint32_t* ids() const { return ids_; }          // the list of of(); null for all()
   const TesseraShape& shape() const { return shape_; }  // the machine's
 
   // Thread id of the member of rank r < size().

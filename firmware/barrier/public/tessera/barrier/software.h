@@ -34,7 +34,7 @@ class SoftwareBarrier {
     wait();
   }
 
-  uint32_t episode() const { return episode_; }  // episodes entered
+  uint32_t episode() const { return episode_; }  // episodes entered through this object
   uint32_t rank() const { return rank_; }
   const Group& group() const { return group_; }
   const Schedule& schedule() const { return schedule_; }
@@ -48,6 +48,7 @@ class SoftwareBarrier {
   uint32_t param_;
   uint32_t rank_ = Group::kNotMember;
   uint32_t episode_ = 0;
+  uint32_t first_episode_ = 0;  // the tag's episode on the endpoint before this object's first
   uint32_t next_step_ = 0;  // of the current episode; schedule_.size() once it is complete
   Schedule schedule_;
 };

