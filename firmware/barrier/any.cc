@@ -92,6 +92,10 @@ void AnyBarrier::wait() {
   visit([](auto& b) { b.wait(); });
 }
 
+void AnyBarrier::finish() {
+  visit([](auto& b) { b.finish(); });
+}
+
 uint32_t AnyBarrier::episode() const {
   return visit([](auto& b) { return b.episode(); });
 }

@@ -39,8 +39,16 @@ void IdleBarrier::wait() {
 // ---- Open-collector bus
 // ---------------------------------------------------------------------------
 
+// The protocol starts with every line of every member clamped (ACWT's start state, and the
+// lines' reset state); a thread that stood aside before, or used the bus otherwise, gets there
+// again. Every member must have done so before any member's first wait: the app's or test's
+// set-up synchronises in between.
 Status OcBusBarrier::init() {
-  return join(endpoint_, group_, &rank_);
+  if (const Status s = join(endpoint_, group_, &rank_); !s.ok()) {
+    return s;
+  }
+  protocols_.bus().drive(0);
+  return OkStatus();
 }
 
 void OcBusBarrier::stand_aside() {
@@ -91,6 +99,14 @@ void ReflexRingBarrier::wait() {
     endpoint_.protocol_error("the reflex barrier refused wait", static_cast<uint32_t>(s.code()),
                              episode_);
   }
+}
+
+void ReflexRingBarrier::finish() {
+  const drivers::ReflexSwitch own;
+  for (uint32_t i = 0; i < reflex_.buffer_flits(); i++) {
+    (void)own.receive();
+  }
+  own.unconfigure();
 }
 
 // ---- Counting barrier controller

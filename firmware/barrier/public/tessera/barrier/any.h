@@ -41,6 +41,7 @@ class AnyBarrier {
     notify();
     wait();
   }
+  void finish();
   uint32_t episode() const;
   uint32_t rank() const;
   // The barrier's name (for "auto", the one chosen); null before a successful init.

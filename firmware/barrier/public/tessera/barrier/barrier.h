@@ -11,6 +11,7 @@
 //
 //   b.barrier();                                      // full barrier, or split phase:
 //   b.notify();  ... work that needs nobody ...  b.wait();
+//   b.finish();                                       // done with it: gives back what it holds
 //
 // notify() enters the next episode and never waits for another thread; wait() returns once
 // every member has entered this episode. Every member of a group makes the same calls. A thread
@@ -37,6 +38,7 @@ concept Barrier = requires(B& b, const B& cb) {
   { b.notify() } -> detail::SameAs<void>;
   { b.wait() } -> detail::SameAs<void>;
   { b.barrier() } -> detail::SameAs<void>;
+  { b.finish() } -> detail::SameAs<void>;        // after the last episode, on every member
   { cb.episode() } -> detail::SameAs<uint32_t>;  // episodes entered
   { cb.rank() } -> detail::SameAs<uint32_t>;     // the caller's rank in the group
 };

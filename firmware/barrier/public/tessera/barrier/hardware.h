@@ -38,6 +38,7 @@ class IdleBarrier {
     notify();
     wait();
   }
+  void finish() {}
   uint32_t episode() const { return episode_; }
   uint32_t rank() const { return rank_; }
 
@@ -50,7 +51,9 @@ class IdleBarrier {
 
 // ACWT on the open-collector bus: three settle times per episode whatever the group's size.
 // The lines span the machine, so one group at a time may use them, and every thread that is not
-// a member calls stand_aside() once (it releases every line for good and never uses the bus).
+// a member calls stand_aside() once (it releases every line and leaves the bus alone). init()
+// clamps the member's lines, ACWT's start state: every member's init() and every non-member's
+// stand_aside() must be done before any member's first wait (set-up synchronises in between).
 class OcBusBarrier {
  public:
   static constexpr const char* kName = "ocbus";
@@ -62,6 +65,7 @@ class OcBusBarrier {
     notify();
     wait();
   }
+  void finish() {}
   uint32_t episode() const { return episode_; }
   uint32_t rank() const { return rank_; }
   static void stand_aside();
@@ -88,6 +92,9 @@ class ReflexRingBarrier {
     notify();
     wait();
   }
+  // Between episodes the root's B flits of the next episode sit in every member's inbound
+  // buffer: finish() takes them and unconfigures the switch, so that another ring can use it.
+  void finish();
   uint32_t episode() const { return episode_; }
   uint32_t rank() const { return rank_; }
 
@@ -119,6 +126,7 @@ class ControllerBarrier {
     notify();
     wait();
   }
+  void finish() {}
   uint32_t episode() const { return episode_; }
   uint32_t rank() const { return rank_; }
   uint32_t uid() const { return uid_; }

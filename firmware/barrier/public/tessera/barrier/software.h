@@ -33,6 +33,8 @@ class SoftwareBarrier {
     notify();
     wait();
   }
+  // After the last episode: nothing to give back (every message was consumed).
+  void finish() {}
 
   uint32_t episode() const { return episode_; }  // episodes entered through this object
   uint32_t rank() const { return rank_; }
@@ -49,7 +51,7 @@ class SoftwareBarrier {
   uint32_t rank_ = Group::kNotMember;
   uint32_t episode_ = 0;
   uint32_t first_episode_ = 0;  // the tag's episode on the endpoint before this object's first
-  uint32_t next_step_ = 0;  // of the current episode; schedule_.size() once it is complete
+  uint32_t next_step_ = 0;      // of the current episode; schedule_.size() once it is complete
   Schedule schedule_;
 };
 
