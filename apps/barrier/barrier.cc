@@ -5,10 +5,10 @@
 // hardware barriers, "auto") and each group size P in {1, 2, 3, 5, 8, 13, 64, the machine}, the
 // first P threads of a scattered order (every third dense index first) run 100 episodes (20 on
 // more than 64 threads), one late thread in each, half of them split phase with work between
-// notify and wait; then two disjoint groups (even and odd dense indices) at once. After each episode a member checks, in
-// its board's DRAM, that every member on its board has entered that episode (threads share no
-// memory across boards; the host tests check the whole group, in modelled time too). One line
-// per configuration; the exit status is the verdict.
+// notify and wait; then two disjoint groups (even and odd dense indices) at once. After each
+// episode a member checks, in its board's DRAM, that every member on its board has entered that
+// episode (threads share no memory across boards; the host tests check the whole group, in modelled
+// time too). One line per configuration; the exit status is the verdict.
 //
 // BARRIER_MODE_BENCH (image `barrier_bench`, tests/bench/barrier.sh): for each name and each P in
 // {1, 2, 3, 4, 5, 8, 13, 16, 32, ... the machine}, with simultaneous and with jittered arrival,
@@ -83,8 +83,10 @@ Me whoami() {
   return m;
 }
 
-// Work that the modelled clock counts (a late or jittered arrival), not a wait.
-void work(uint32_t iterations) {
+// Work that the modelled clock counts (a late or jittered arrival), not a wait. Not inlined, so
+// that every call runs the same instructions per iteration: the bench's delay-only reference
+// times one call for the work of many.
+[[gnu::noinline]] void work(uint32_t iterations) {
   volatile uint32_t sum = 0;
   for (uint32_t i = 0; i < iterations; i++) sum = sum + i;
 }
@@ -257,7 +259,8 @@ uint32_t jitter(uint32_t episode, uint32_t rank) {
 // One measured configuration: rank 0 prints what it measured.
 void measure(const Me& m, const MachineTiming& timing, const char* name, const uint32_t* ids,
              uint32_t p, bool jittered) {
-  const Group group = Group::of(m.shape, ids, p);
+  // The whole machine as Group::all, which tinselIdle needs.
+  const Group group = p == m.threads ? Group::all(m.shape) : Group::of(m.shape, ids, p);
   if (!serves(name, group, timing)) return;
   Endpoint endpoint;
   AnyBarrier barrier;
@@ -278,7 +281,10 @@ void measure(const Me& m, const MachineTiming& timing, const char* name, const u
     const uint64_t cycles = tessera::hal::cycle_count() - start;
     const uint32_t sent = endpoint.barrier_sent() - sent_before;
     barrier.finish();
-    // Every member's messages, to rank 0 (application messages through the endpoint).
+    // Every member's messages, to rank 0 (application messages through the endpoint), once
+    // everyone has left the barrier: a message that reached rank 0 while it still waited in the
+    // barrier would take one of the endpoint's few copies.
+    meet_all(m);
     if (rank != 0) {
       volatile uint32_t* out = static_cast<volatile uint32_t*>(endpoint.send_slot());
       out[1] = sent;
@@ -312,8 +318,48 @@ void measure(const Me& m, const MachineTiming& timing, const char* name, const u
                       name, barrier.name(), p, arrival, kBenchEpisodes, cycles, jitter_cycles,
                       messages, predict_cycles(barrier.name(), group, timing));
     }
+  } else {
+    meet_all(m);  // the members' meeting after their episodes
   }
   meet_all(m);
+}
+
+// The model's instruction counts, measured (docs/barriers.md, "The model"): threads 0 and 1 (one
+// tile) time kCalibration barrier sends back to back and, with the messages already waiting,
+// kCalibration receives; with the machine's cpi, cycles per send and per receive.
+void calibrate(const Me& m) {
+  constexpr uint32_t kCalibration = 16;
+  constexpr uint32_t kTag = 3;
+  Endpoint endpoint;
+  endpoint.enter(kTag, 1);
+  const uint32_t partner = tessera_thread_at(&m.shape, 1 - m.index);
+  uint64_t send_cycles = 0;
+  uint64_t receive_cycles = 0;
+  meet_all(m);
+  if (m.index == 0) {  // sends while thread 1 takes them in
+    const uint64_t t0 = tessera::hal::cycle_count();
+    for (uint32_t i = 0; i < kCalibration; i++) endpoint.send(partner, kTag, 0);
+    send_cycles = tessera::hal::cycle_count() - t0;
+  } else if (m.index == 1) {
+    endpoint.await(kTag, 0, kCalibration);
+  }
+  meet_all(m);
+  if (m.index == 0) {
+    for (uint32_t i = 0; i < kCalibration; i++) endpoint.send(partner, kTag, 1);
+  }
+  meet_all(m);
+  if (m.index == 1) {  // receives of messages that are already there
+    const uint64_t t0 = tessera::hal::cycle_count();
+    endpoint.await(kTag, 1, kCalibration);
+    receive_cycles = tessera::hal::cycle_count() - t0;
+    tessera::printf("barrier-bench: calibration receive_cycles=%" PRIu64 " count=%" PRIu32 "\n",
+                    receive_cycles, kCalibration);
+  }
+  meet_all(m);
+  if (m.index == 0) {
+    tessera::printf("barrier-bench: calibration send_cycles=%" PRIu64 " count=%" PRIu32 "\n",
+                    send_cycles, kCalibration);
+  }
 }
 
 int run(const Me& m) {
@@ -321,6 +367,7 @@ int run(const Me& m) {
   const MachineTiming timing = MachineTiming::of_this_machine();
   uint32_t ids[kMaxThreads];
   for (uint32_t k = 0; k < m.threads; k++) ids[k] = tessera_thread_at(&m.shape, k);
+  if (m.threads >= 2) calibrate(m);
   for (uint32_t i = 0; i <= kBarrierCount; i++) {
     const char* name = i < kBarrierCount ? barrier_name(i) : "auto";
     for (uint32_t p : kSizes) {

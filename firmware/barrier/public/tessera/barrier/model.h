@@ -34,15 +34,18 @@ struct MachineTiming {
   static MachineTiming of_this_machine();
 };
 
-// Instructions per operation, measured at cpi 1 (model.cc says how).
+// Instructions per operation: cycles at cpi 1 on -M tessera, as ./tessera bench barrier
+// measures them (docs/barriers.md, "The model"): a barrier send and a receive of a waiting
+// message in the endpoint (its calibration lines), an episode of a group of one (notify and wait
+// through AnyBarrier, and the loop), and each hardware barrier over one thread.
 struct ModelInstructions {
-  static constexpr uint32_t kSend = 23;
-  static constexpr uint32_t kReceive = 37;
-  static constexpr uint32_t kEpisode = 40;
-  static constexpr uint32_t kOcBus = 60;
-  static constexpr uint32_t kIdle = 20;
-  static constexpr uint32_t kReflex = 30;
-  static constexpr uint32_t kController = 20;
+  static constexpr uint32_t kSend = 52;
+  static constexpr uint32_t kReceive = 60;
+  static constexpr uint32_t kEpisode = 64;
+  static constexpr uint32_t kOcBus = 72;
+  static constexpr uint32_t kIdle = 64;
+  static constexpr uint32_t kReflex = 140;
+  static constexpr uint32_t kController = 62;
 };
 
 // Uncontended latency between two threads of the machine.
