@@ -72,7 +72,8 @@ def svg(path, rows, arrival, cpi4_rows):
                    if r["algorithm"] == name and r["arrival"] == arrival]
             if pts:
                 series.append((pts, colour, dash))
-        legend.append((name, colour, ""))
+        if any(r["algorithm"] == name and r["arrival"] == arrival for r in rows):
+            legend.append((name, colour, ""))
     plot(path, f"barriers, {arrival} arrival: modelled cycles per episode (256-hart mesh)",
          "group size P (log 2)", "cycles per episode (log 2)", series, legend,
          ["solid: cpi 1; dashed: cpi 4"])
