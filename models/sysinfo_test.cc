@@ -16,7 +16,7 @@ constexpr uint32_t kDramSize = 256u << 20;
 constexpr uint32_t kPartitionSize = 64u << 10;
 constexpr uint32_t kReflexBufferFlits = 7;
 // Every timing value different, so a register that reads the wrong field is caught.
-constexpr TesseraSysinfoTiming kTiming{3, 5, 170, 11, 2, 6, 9};
+constexpr TesseraTiming kTiming{3, 5, 170, 11, 2, 6, 9};
 
 TesseraSysinfoConfig ConfigFor(const TesseraShape& shape) {
   return TesseraSysinfoConfig{shape, 250, kDramSize, kPartitionSize, kReflexBufferFlits, kTiming};

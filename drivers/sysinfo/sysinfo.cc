@@ -25,6 +25,18 @@ TesseraShape Sysinfo::shape() const {
   return shape;
 }
 
+TesseraTiming Sysinfo::timing() const {
+  TesseraTiming t;
+  t.cpi = cpi();
+  t.tile_hop_cycles = tile_hop_cycles();
+  t.board_hop_cycles = board_hop_cycles();
+  t.ocbus_settle_cycles = ocbus_settle_cycles();
+  t.reflex_hop_cycles = reflex_hop_cycles();
+  t.barrier_tile_x = barrier_tile_x();
+  t.barrier_tile_y = barrier_tile_y();
+  return t;
+}
+
 void Sysinfo::check_in(uint32_t status) const {
   hal::mmio_write32(base_address_ + TESSERA_SYSINFO_CHECKIN, status);
 }

@@ -11,23 +11,13 @@
 
 namespace tessera::barrier {
 
-namespace {
-
-// The caller's rank, or InvalidArgument if it is not a member.
-Status join(const Endpoint& endpoint, const Group& group, uint32_t* rank) {
-  *rank = group.rank_of(endpoint.thread_id());
-  return *rank == Group::kNotMember ? Status::InvalidArgument() : OkStatus();
-}
-
-}  // namespace
-
 // ---- tinselIdle ---------------------------------------------------------------------------------
 
 Status IdleBarrier::init() {
   if (!group_.is_all()) {
     return Status::InvalidArgument();
   }
-  return join(endpoint_, group_, &rank_);
+  return join();
 }
 
 void IdleBarrier::wait() {
@@ -44,7 +34,7 @@ void IdleBarrier::wait() {
 // again. Every member must have done so before any member's first wait: the app's or test's
 // set-up synchronises in between.
 Status OcBusBarrier::init() {
-  if (const Status s = join(endpoint_, group_, &rank_); !s.ok()) {
+  if (const Status s = join(); !s.ok()) {
     return s;
   }
   protocols_.bus().drive(0);
@@ -74,10 +64,10 @@ drivers::ReflexRing ring_of(const Group& group, Status* status) {
 }  // namespace
 
 ReflexRingBarrier::ReflexRingBarrier(Endpoint& endpoint, const Group& group)
-    : endpoint_(endpoint), group_(group), ring_(ring_of(group, &ring_status_)), reflex_(ring_) {}
+    : HardwareBarrierBase(endpoint, group), ring_(ring_of(group, &ring_status_)), reflex_(ring_) {}
 
 Status ReflexRingBarrier::init() {
-  if (const Status s = join(endpoint_, group_, &rank_); !s.ok()) {
+  if (const Status s = join(); !s.ok()) {
     return s;
   }
   if (!ring_status_.ok()) {
@@ -113,7 +103,7 @@ void ReflexRingBarrier::finish() {
 // --------------------------------------------------------------------
 
 Status ControllerBarrier::init() {
-  if (const Status s = join(endpoint_, group_, &rank_); !s.ok()) {
+  if (const Status s = join(); !s.ok()) {
     return s;
   }
   if (group_.size() > drivers::BarrierController::kMaxCount) {

@@ -18,18 +18,11 @@ namespace tessera::barrier {
 
 MachineTiming MachineTiming::of_this_machine() {
   const drivers::Sysinfo s;
-  return {s.shape(),
-          s.cpi(),
-          s.tile_hop_cycles(),
-          s.board_hop_cycles(),
-          s.ocbus_settle_cycles(),
-          s.reflex_hop_cycles(),
-          s.barrier_tile_x(),
-          s.barrier_tile_y()};
+  return {s.shape(), s.timing()};
 }
 
 uint64_t mesh_latency(const MachineTiming& t, uint32_t from_id, uint32_t to_id) {
-  const TesseraMeshTiming mesh{t.tile_hop_cycles, t.board_hop_cycles};
+  const TesseraMeshTiming mesh{t.timing.tile_hop_cycles, t.timing.board_hop_cycles};
   uint32_t fx, fy, tx, ty;
   tessera_mesh_tile_of(&t.shape, from_id, &fx, &fy);
   tessera_mesh_tile_of(&t.shape, to_id, &tx, &ty);
@@ -44,9 +37,9 @@ class Model {
       : group_(group),
         t_(t),
         p_(group.size()),
-        os_(uint64_t{ModelInstructions::kSend} * t.cpi),
-        or_(uint64_t{ModelInstructions::kReceive} * t.cpi),
-        episode_(uint64_t{ModelInstructions::kEpisode} * t.cpi) {}
+        os_(uint64_t{ModelInstructions::kSend} * t.timing.cpi),
+        or_(uint64_t{ModelInstructions::kReceive} * t.timing.cpi),
+        episode_(uint64_t{ModelInstructions::kEpisode} * t.timing.cpi) {}
 
   // L(d): rank 0 to rank min(d, P - 1).
   uint64_t latency(uint64_t d) const {
@@ -119,30 +112,32 @@ class Model {
 
   uint64_t controller() const {
     // Every member's request reaches the controller; the last one releases them all.
-    const TesseraMeshTiming mesh{t_.tile_hop_cycles, t_.board_hop_cycles};
+    const TesseraMeshTiming mesh{t_.timing.tile_hop_cycles, t_.timing.board_hop_cycles};
     uint64_t farthest = 0;
     for (uint32_t r = 0; r < p_; r++) {
       uint32_t x, y;
       tessera_mesh_tile_of(&t_.shape, group_.member(r), &x, &y);
-      const uint64_t l =
-          tessera_mesh_latency(&t_.shape, &mesh, x, y, t_.barrier_tile_x, t_.barrier_tile_y);
+      const uint64_t l = tessera_mesh_latency(&t_.shape, &mesh, x, y, t_.timing.barrier_tile_x,
+                                              t_.timing.barrier_tile_y);
       farthest = l > farthest ? l : farthest;
     }
-    return 2 * farthest + uint64_t{ModelInstructions::kController} * t_.cpi;
+    return 2 * farthest + uint64_t{ModelInstructions::kController} * t_.timing.cpi;
   }
   uint64_t reflex() const {
     // The root's flit round the ring, then the release round it: two hops per member.
-    return 2 * uint64_t{p_} * t_.reflex_hop_cycles + uint64_t{ModelInstructions::kReflex} * t_.cpi;
+    return 2 * uint64_t{p_} * t_.timing.reflex_hop_cycles +
+           uint64_t{ModelInstructions::kReflex} * t_.timing.cpi;
   }
   uint64_t ocbus() const {
-    return 3 * uint64_t{t_.ocbus_settle_cycles} + uint64_t{ModelInstructions::kOcBus} * t_.cpi;
+    return 3 * uint64_t{t_.timing.ocbus_settle_cycles} +
+           uint64_t{ModelInstructions::kOcBus} * t_.timing.cpi;
   }
   uint64_t idle() const {
     // Detect, release, re-enable: three round trips of the master at the origin board.
     const uint64_t boards = uint64_t{t_.shape.boards_x} * t_.shape.boards_y;
     const uint64_t hops = boards > 1 ? t_.shape.boards_x + t_.shape.boards_y - 1 : 0;
-    return 3 * 2 * uint64_t{t_.board_hop_cycles} * hops +
-           uint64_t{ModelInstructions::kIdle} * t_.cpi;
+    return 3 * 2 * uint64_t{t_.timing.board_hop_cycles} * hops +
+           uint64_t{ModelInstructions::kIdle} * t_.timing.cpi;
   }
 
   uint64_t software(const char* name, uint32_t param) const {

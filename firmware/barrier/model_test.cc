@@ -19,7 +19,7 @@ using tessera::host::Machine;
 using tessera::host::MachineParams;
 
 MachineTiming Timing(const TesseraShape& shape, uint32_t cpi = 1) {
-  return {shape, cpi, 4, 150, 10, 1, 0, 0};
+  return {shape, {cpi, 4, 150, 10, 1, 0, 0}};
 }
 
 constexpr uint64_t kS = ModelInstructions::kSend;
@@ -107,13 +107,13 @@ TEST(BarrierModel, TheMachineTimingComesFromSysinfo) {
   machine.run_on_harts(std::vector<uint32_t>{ids[0]}, [&](Hart&) {
     const MachineTiming t = MachineTiming::of_this_machine();
     EXPECT_EQ(t.shape.boards_x, 2u);
-    EXPECT_EQ(t.cpi, 3u);
-    EXPECT_EQ(t.tile_hop_cycles, 5u);
-    EXPECT_EQ(t.board_hop_cycles, 170u);
-    EXPECT_EQ(t.ocbus_settle_cycles, 11u);
-    EXPECT_EQ(t.reflex_hop_cycles, 2u);
-    EXPECT_EQ(t.barrier_tile_x, 3u);
-    EXPECT_EQ(t.barrier_tile_y, 0u);
+    EXPECT_EQ(t.timing.cpi, 3u);
+    EXPECT_EQ(t.timing.tile_hop_cycles, 5u);
+    EXPECT_EQ(t.timing.board_hop_cycles, 170u);
+    EXPECT_EQ(t.timing.ocbus_settle_cycles, 11u);
+    EXPECT_EQ(t.timing.reflex_hop_cycles, 2u);
+    EXPECT_EQ(t.timing.barrier_tile_x, 3u);
+    EXPECT_EQ(t.timing.barrier_tile_y, 0u);
     EXPECT_EQ(mesh_latency(t, ids[0], ids.back()), 170u + 2 * 5u);  // tile 0 to tile 3
   });
 }

@@ -38,7 +38,7 @@ Machine::Machine(const TesseraShape& shape, MachineParams params)
   }
   // Sysinfo first: its model validates the shape before anything is sized
   // by it.
-  const TesseraSysinfoTiming timing{params_.cpi,
+  const TesseraTiming timing{params_.cpi,
                                     params_.tile_hop_cycles,
                                     params_.board_hop_cycles,
                                     params_.ocbus_settle_cycles,

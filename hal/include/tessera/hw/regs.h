@@ -248,6 +248,17 @@ static inline const char *tessera_mailbox_fault_name(uint32_t code)
 #define TESSERA_SYSINFO_BARRIER_TILE_X   0x5c /* the barrier controller's tile */
 #define TESSERA_SYSINFO_BARRIER_TILE_Y   0x60
 
+/* The values of the timing registers above, in their order. */
+typedef struct TesseraTiming {
+    uint32_t cpi;
+    uint32_t tile_hop_cycles;
+    uint32_t board_hop_cycles;
+    uint32_t ocbus_settle_cycles;
+    uint32_t reflex_hop_cycles;
+    uint32_t barrier_tile_x;
+    uint32_t barrier_tile_y;
+} TesseraTiming;
+
 #define TESSERA_SYSINFO_MAGIC_VALUE      0x41525354u /* "TSRA" little-endian */
 #define TESSERA_SYSINFO_VERSION_VALUE    1u
 

@@ -21,25 +21,13 @@
 extern "C" {
 #endif
 
-/* The machine properties of modelled time, read back by firmware through
- * TESSERA_SYSINFO_CPI..BARRIER_TILE_Y. The model only reports them. */
-typedef struct TesseraSysinfoTiming {
-    uint32_t cpi;
-    uint32_t tile_hop_cycles;
-    uint32_t board_hop_cycles;
-    uint32_t ocbus_settle_cycles;
-    uint32_t reflex_hop_cycles;
-    uint32_t barrier_tile_x;
-    uint32_t barrier_tile_y;
-} TesseraSysinfoTiming;
-
 typedef struct TesseraSysinfoConfig {
     TesseraShape shape;
     uint32_t clock_mhz;
     uint32_t dram_size;      /* bytes per board */
     uint32_t partition_size; /* bytes per hart */
     uint32_t reflex_buffer_flits; /* B of the reflex switches (docs/reflex.md) */
-    TesseraSysinfoTiming timing;
+    TesseraTiming timing; /* reported by TESSERA_SYSINFO_CPI..BARRIER_TILE_Y */
 } TesseraSysinfoConfig;
 
 typedef enum TesseraSysinfoAction {

@@ -51,6 +51,8 @@ class Sysinfo {
   // The barrier controller's tile in the global tile grid.
   uint32_t barrier_tile_x() const { return read(TESSERA_SYSINFO_BARRIER_TILE_X); }
   uint32_t barrier_tile_y() const { return read(TESSERA_SYSINFO_BARRIER_TILE_Y); }
+  // All of the above.
+  TesseraTiming timing() const;
 
   // Per hart: dense index 0..num_harts()-1 (tessera_dense_index of the caller's thread id).
   uint32_t hart_index() const { return read(TESSERA_SYSINFO_HART_INDEX); }

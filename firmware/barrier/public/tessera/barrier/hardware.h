@@ -23,30 +23,48 @@
 
 namespace tessera::barrier {
 
-// The machine's termination detector as a barrier: every thread calls idle and the detector
-// releases them all once nothing is left to do. Only for the whole machine (InvalidArgument
-// otherwise), and only for programs with no application message in flight at the barrier: a
-// message arriving at a thread in the barrier ends the run (endpoint.h's report).
-class IdleBarrier {
+// What the hardware barriers share: the group, the caller's rank, the episode count, the
+// full barrier as notify then wait, and nothing to give back by default.
+template <typename Derived>
+class HardwareBarrierBase {
  public:
-  static constexpr const char* kName = "idle";
-  IdleBarrier(Endpoint& endpoint, const Group& group) : endpoint_(endpoint), group_(group) {}
-  [[nodiscard]] Status init();
-  void notify() { episode_++; }
-  void wait();
   void barrier() {
-    notify();
-    wait();
+    self().notify();
+    self().wait();
   }
   void finish() {}
   uint32_t episode() const { return episode_; }
   uint32_t rank() const { return rank_; }
 
- private:
+ protected:
+  HardwareBarrierBase(Endpoint& endpoint, const Group& group)
+      : endpoint_(endpoint), group_(group) {}
+  // The caller's rank, or InvalidArgument if it is not a member.
+  [[nodiscard]] Status join() {
+    rank_ = group_.rank_of(endpoint_.thread_id());
+    return rank_ == Group::kNotMember ? Status::InvalidArgument() : OkStatus();
+  }
+
   Endpoint& endpoint_;
   Group group_;
   uint32_t rank_ = Group::kNotMember;
   uint32_t episode_ = 0;
+
+ private:
+  Derived& self() { return static_cast<Derived&>(*this); }
+};
+
+// The machine's termination detector as a barrier: every thread calls idle and the detector
+// releases them all once nothing is left to do. Only for the whole machine (InvalidArgument
+// otherwise), and only for programs with no application message in flight at the barrier: a
+// message arriving at a thread in the barrier ends the run (endpoint.h's report).
+class IdleBarrier : public HardwareBarrierBase<IdleBarrier> {
+ public:
+  static constexpr const char* kName = "idle";
+  IdleBarrier(Endpoint& endpoint, const Group& group) : HardwareBarrierBase(endpoint, group) {}
+  [[nodiscard]] Status init();
+  void notify() { episode_++; }
+  void wait();
 };
 
 // ACWT on the open-collector bus: three settle times per episode whatever the group's size.
@@ -54,58 +72,37 @@ class IdleBarrier {
 // a member calls stand_aside() once (it releases every line and leaves the bus alone). init()
 // clamps the member's lines, ACWT's start state: every member's init() and every non-member's
 // stand_aside() must be done before any member's first wait (set-up synchronises in between).
-class OcBusBarrier {
+class OcBusBarrier : public HardwareBarrierBase<OcBusBarrier> {
  public:
   static constexpr const char* kName = "ocbus";
-  OcBusBarrier(Endpoint& endpoint, const Group& group) : endpoint_(endpoint), group_(group) {}
+  OcBusBarrier(Endpoint& endpoint, const Group& group) : HardwareBarrierBase(endpoint, group) {}
   [[nodiscard]] Status init();
   void notify() { episode_++; }
   void wait() { protocols_.barrier(); }
-  void barrier() {
-    notify();
-    wait();
-  }
-  void finish() {}
-  uint32_t episode() const { return episode_; }
-  uint32_t rank() const { return rank_; }
   static void stand_aside();
 
  private:
-  Endpoint& endpoint_;
-  Group group_;
   drivers::OcBusProtocols protocols_;
-  uint32_t rank_ = Group::kNotMember;
-  uint32_t episode_ = 0;
 };
 
 // The reflex barrier over a ring of the group's members in rank order, rank 0 its root. Split
 // phase in hardware: notify() sends the arrival flit and returns. A thread's one switch serves
-// one ring: groups of one thread must not overlap.
-class ReflexRingBarrier {
+// one ring at a time.
+class ReflexRingBarrier : public HardwareBarrierBase<ReflexRingBarrier> {
  public:
   static constexpr const char* kName = "reflex";
   ReflexRingBarrier(Endpoint& endpoint, const Group& group);
   [[nodiscard]] Status init();
   void notify();
   void wait();
-  void barrier() {
-    notify();
-    wait();
-  }
   // Between episodes the root's B flits of the next episode sit in every member's inbound
   // buffer: finish() takes them and unconfigures the switch, so that another ring can use it.
   void finish();
-  uint32_t episode() const { return episode_; }
-  uint32_t rank() const { return rank_; }
 
  private:
-  Endpoint& endpoint_;
-  Group group_;
   Status ring_status_;  // of making ring_ (before it: set while ring_ is made)
   drivers::ReflexRing ring_;
   drivers::ReflexBarrier reflex_;
-  uint32_t rank_ = Group::kNotMember;
-  uint32_t episode_ = 0;
 };
 
 // The counting barrier controller: wait() enters the group's uid with the group's size and
@@ -113,30 +110,19 @@ class ReflexRingBarrier {
 // 4 x (dense index of its rank-0 member) + tag, modulo the uid range, so that disjoint groups and
 // a thread's overlapping groups (told apart by tag) get different uids on machines of up to
 // 16,384 threads; pass a uid to choose it.
-class ControllerBarrier {
+class ControllerBarrier : public HardwareBarrierBase<ControllerBarrier> {
  public:
   static constexpr const char* kName = "controller";
   static constexpr uint32_t kDerivedUid = 0xffffffffu;
   ControllerBarrier(Endpoint& endpoint, const Group& group, uint32_t uid = kDerivedUid)
-      : endpoint_(endpoint), group_(group), uid_(uid) {}
+      : HardwareBarrierBase(endpoint, group), uid_(uid) {}
   [[nodiscard]] Status init();
   void notify() { episode_++; }
   void wait();
-  void barrier() {
-    notify();
-    wait();
-  }
-  void finish() {}
-  uint32_t episode() const { return episode_; }
-  uint32_t rank() const { return rank_; }
   uint32_t uid() const { return uid_; }
 
  private:
-  Endpoint& endpoint_;
-  Group group_;
   uint32_t uid_;
-  uint32_t rank_ = Group::kNotMember;
-  uint32_t episode_ = 0;
 };
 
 }  // namespace tessera::barrier

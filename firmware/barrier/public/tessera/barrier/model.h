@@ -22,13 +22,7 @@ namespace tessera::barrier {
 
 struct MachineTiming {
   TesseraShape shape;
-  uint32_t cpi;
-  uint32_t tile_hop_cycles;
-  uint32_t board_hop_cycles;
-  uint32_t ocbus_settle_cycles;
-  uint32_t reflex_hop_cycles;
-  uint32_t barrier_tile_x;
-  uint32_t barrier_tile_y;
+  TesseraTiming timing;
 
   // The machine the caller runs on (sysinfo).
   static MachineTiming of_this_machine();

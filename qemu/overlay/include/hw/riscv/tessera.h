@@ -124,7 +124,7 @@ struct TesseraSysinfoState {
     uint32_t dram_size;
     uint32_t partition_size;
     uint32_t reflex_buffer_flits;
-    TesseraSysinfoTiming timing;
+    TesseraTiming timing;
     struct TesseraSysinfo *model;
     TesseraConsoleState *console; /* flushed when the run ends */
 };
