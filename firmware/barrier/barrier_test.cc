@@ -28,6 +28,7 @@
 #include "tessera/barrier/hardware.h"
 #include "tessera/drivers/mailbox.h"
 #include "tessera/host/machine.h"
+#include "tessera/testing/watchdog.h"
 
 namespace {
 
@@ -41,34 +42,9 @@ using tessera::host::Machine;
 
 // A barrier that never completes keeps its harts blocked in the mailbox, which the host
 // machine's deadlock detection reports (tessera::host::Deadlock fails the run); a protocol that
-// kept messages moving for ever is caught by this watchdog instead.
+// kept messages moving for ever is caught by the watchdog (tessera/testing/watchdog.h).
 constexpr std::chrono::seconds kWatchdogLimit{120};
-constexpr int kWatchdogExit = 99;
-
-class Watchdog {
- public:
-  explicit Watchdog(Machine& machine)
-      : thread_([this, &machine] {
-          std::unique_lock lock(mutex_);
-          if (!cv_.wait_for(lock, kWatchdogLimit, [this] { return done_; })) {
-            machine.end_run(kWatchdogExit);
-          }
-        }) {}
-  ~Watchdog() {
-    {
-      std::lock_guard lock(mutex_);
-      done_ = true;
-    }
-    cv_.notify_one();
-    thread_.join();
-  }
-
- private:
-  std::mutex mutex_;
-  std::condition_variable cv_;
-  bool done_ = false;
-  std::thread thread_;
-};
+using tessera::testing::Watchdog;
 
 // A group of P threads of a machine: the whole machine, or P of its threads listed out of order
 // (every third id first), so that ranks and placement differ.
@@ -200,7 +176,7 @@ void RunEpisodes(AnyBarrier& barrier, uint32_t p, Record& record, uint32_t episo
 template <typename Member>
 bool RunMembers(Machine& machine, const std::string& name, const Group& group, Member member) {
   std::atomic<bool> refused{false};
-  Watchdog watchdog(machine);
+  Watchdog watchdog(machine, kWatchdogLimit);
   machine.run_on_all_harts([&](Hart& hart) {
     ASSERT_TRUE(tessera::drivers::Mailbox().give_receive_slots().ok());
     if (group.rank_of(hart.id()) == Group::kNotMember) {
@@ -315,7 +291,7 @@ TEST_P(BarrierGroupsTest, TwoDisjointGroupsAtOnce) {
                            Group::of(shape, halves[1].data(), 8)};
   Record records[2] = {Record(8), Record(8)};
   {
-    Watchdog watchdog(machine);
+    Watchdog watchdog(machine, kWatchdogLimit);
     machine.run_on_all_harts([&](Hart& hart) {
       ASSERT_TRUE(tessera::drivers::Mailbox().give_receive_slots().ok());
       Endpoint endpoint;
@@ -343,7 +319,7 @@ TEST_P(BarrierGroupsTest, OverlappingGroupsToldApartByTag) {
   Record whole_record(8);
   Record part_record(5);
   {
-    Watchdog watchdog(machine);
+    Watchdog watchdog(machine, kWatchdogLimit);
     machine.run_on_all_harts([&](Hart& hart) {
       ASSERT_TRUE(tessera::drivers::Mailbox().give_receive_slots().ok());
       Endpoint endpoint;

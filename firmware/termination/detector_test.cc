@@ -4,8 +4,9 @@
 // docs/idle.md promises: idle() ends with a release only once every thread is idle and no
 // message is undelivered (never early), it does end then, and the result is the AND of the
 // votes (3 if every thread voted true, else 1).
-#include <gtest/gtest.h>
+#include "tessera/termination/detector.h"
 
+#include <gtest/gtest.h>
 #include <stdint.h>
 
 #include <atomic>
@@ -17,15 +18,15 @@
 #include <type_traits>
 #include <vector>
 
+#include "detector_names_test.h"
 #include "tessera/drivers/mailbox.h"
 #include "tessera/drivers/sysinfo.h"
 #include "tessera/host/machine.h"
 #include "tessera/termination/clock_tree.h"
-#include "tessera/termination/detector.h"
 #include "tessera/termination/hardware.h"
 #include "tessera/termination/safra.h"
-#include "detector_names_test.h"
 #include "tessera/testing/shapes.h"
+#include "tessera/testing/watchdog.h"
 
 namespace {
 
@@ -89,35 +90,10 @@ Msg RecvMsg(Det& det) {
 }
 
 // A detector that never terminates keeps its protocol running, so the host machine's deadlock
-// detection does not see it. The watchdog ends such a run (every hart then stops with
-// MachineExit at its next wait) with kWatchdogExit, so that the test fails instead of hanging.
-constexpr int kWatchdogExit = 99;
+// detection does not see it: the watchdog ends such a run (tessera/testing/watchdog.h).
 constexpr std::chrono::seconds kWatchdogLimit{30};
-
-class Watchdog {
- public:
-  explicit Watchdog(Machine& machine)
-      : thread_([this, &machine] {
-          std::unique_lock lock(mutex_);
-          if (!done_cv_.wait_for(lock, kWatchdogLimit, [this] { return done_; })) {
-            machine.end_run(kWatchdogExit);
-          }
-        }) {}
-  ~Watchdog() {
-    {
-      std::lock_guard lock(mutex_);
-      done_ = true;
-    }
-    done_cv_.notify_one();
-    thread_.join();
-  }
-
- private:
-  std::mutex mutex_;
-  std::condition_variable done_cv_;
-  bool done_ = false;
-  std::thread thread_;
-};
+using tessera::testing::kWatchdogExit;
+using tessera::testing::Watchdog;
 
 // Runs `program(det, self)` or `program(det, self, machine)` on every hart of a new machine,
 // as a v2 program: every receive slot is given to hardware first, then each hart builds its
@@ -128,7 +104,7 @@ void RunOnAllHarts(const TesseraShape& shape, const MachineParams& params, Progr
     return;
   }
   Machine machine(shape, params);
-  Watchdog watchdog(machine);
+  Watchdog watchdog(machine, kWatchdogLimit);
   machine.run_on_all_harts([&](Hart&) {
     ASSERT_TRUE(tessera::drivers::Mailbox().give_receive_slots().ok());
     Det det;
@@ -301,8 +277,8 @@ TYPED_TEST(Detectors, AStragglerHoldsEveryoneBack) {
           late_is_idle = true;
         }
         EXPECT_EQ(det.idle(true), kTerminatedAllVoted);
-        EXPECT_TRUE(late_is_idle.load()) << "thread " << self.me << " released before thread "
-                                         << late << " called idle";
+        EXPECT_TRUE(late_is_idle.load())
+            << "thread " << self.me << " released before thread " << late << " called idle";
       });
     }
   }
@@ -402,8 +378,8 @@ TYPED_TEST(Detectors, AMulticastCountsOncePerReceiver) {
       const uint32_t sender = self.n - 1;
       const uint32_t sender_id = self.thread_at(sender);
       const uint32_t sender_mailbox = sender_id >> shift;
-      const bool receiver = self.me != sender &&
-                            ((self.id >> shift) == 0 || (self.id >> shift) == sender_mailbox);
+      const bool receiver =
+          self.me != sender && ((self.id >> shift) == 0 || (self.id >> shift) == sender_mailbox);
       if (self.me == sender) {
         volatile Msg* m = static_cast<volatile Msg*>(det.send_slot());
         m->a = 0x4d43;
