@@ -17,6 +17,35 @@ void mbox_slot_fifo_push(TesseraMailbox *m, uint32_t tile, uint16_t *head,
     *tail = (uint16_t)slot;
 }
 
+void mbox_slot_queue_by_time(TesseraMailbox *m, uint32_t tile, uint16_t *head,
+                             uint16_t *tail, uint32_t slot)
+{
+    size_t i = mbox_slot_index(tile, slot);
+    uint16_t after = MBOX_NO_SLOT; /* the last slot that must stay ahead */
+    uint16_t at;
+
+    for (at = *head; at != MBOX_NO_SLOT;
+         at = m->slot_next[mbox_slot_index(tile, at)]) {
+        size_t j = mbox_slot_index(tile, at);
+
+        if (m->slot_time[j] <= m->slot_time[i] ||
+            m->slot_src[j] == m->slot_src[i]) {
+            after = at;
+        }
+    }
+    if (after == *tail) {
+        mbox_slot_fifo_push(m, tile, head, tail, slot);
+        return;
+    }
+    if (after == MBOX_NO_SLOT) {
+        m->slot_next[i] = *head;
+        *head = (uint16_t)slot;
+    } else {
+        m->slot_next[i] = m->slot_next[mbox_slot_index(tile, after)];
+        m->slot_next[mbox_slot_index(tile, after)] = (uint16_t)slot;
+    }
+}
+
 uint32_t mbox_slot_fifo_pop(TesseraMailbox *m, uint32_t tile, uint16_t *head,
                             uint16_t *tail)
 {

@@ -142,6 +142,7 @@ struct TesseraMailbox {
     uint16_t *slot_next;
     uint64_t *slot_time;
     uint64_t *slot_msg;       /* id of the message a slot holds */
+    uint32_t *slot_src;       /* its sender's hart (MBOX_NO_HART: the host) */
     MboxLink *links;          /* grid tiles * 4, then host in, host out */
     TesseraMailboxCounts *boards;
     TesseraMailboxCounts host_counts;
@@ -243,6 +244,13 @@ void mbox_pool_destroy(MboxPool *p);
 /* Slots of one tile, linked through slot_next. */
 void mbox_slot_fifo_push(TesseraMailbox *m, uint32_t tile, uint16_t *head,
                          uint16_t *tail, uint32_t slot);
+/* Queues a received slot in order of receivable time (slot_time): after every
+ * slot receivable no later and every slot from the same sender. RECV takes
+ * the message that reached the mailbox first in modelled time, whatever
+ * order the senders ran in on the host, and a pair's messages stay in
+ * order. */
+void mbox_slot_queue_by_time(TesseraMailbox *m, uint32_t tile, uint16_t *head,
+                             uint16_t *tail, uint32_t slot);
 uint32_t mbox_slot_fifo_pop(TesseraMailbox *m, uint32_t tile, uint16_t *head,
                             uint16_t *tail);
 /* Threads, linked through next_blocked. */

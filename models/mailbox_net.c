@@ -64,7 +64,8 @@ uint64_t mbox_deliver(TesseraMailbox *m, MboxThread *t, uint32_t slot,
     m->slot_state[i] = SLOT_HW_FULL;
     m->slot_time[i] = mbox_max_u64(msg->arrival, not_before);
     m->slot_msg[i] = msg->id;
-    mbox_slot_fifo_push(m, tile, &t->recv_head, &t->recv_tail, slot);
+    m->slot_src[i] = msg->src_hart;
+    mbox_slot_queue_by_time(m, tile, &t->recv_head, &t->recv_tail, slot);
     mbox_trace_deliver(m, t, slot, msg, m->slot_time[i]);
     mbox_wake(m, t, TESSERA_WAIT_CAN_RECV);
     return m->slot_time[i];

@@ -329,6 +329,42 @@ TEST(MailboxDelivery, InOrderPerSenderReceiverPairUnderInterleaving) {
   EXPECT_EQ(h.Done(receiver, TESSERA_CSR_CAN_RECV).value, 0u);
 }
 
+// Host threads run in any order: a message sent later on the host may have reached the mailbox
+// earlier in modelled time. RECV takes the message that arrived first in modelled time, so that
+// a receiver's clock jumps only as far as the message it takes (a thread that took a later one
+// first would have its clock pulled ahead of the machine it models).
+TEST(MailboxDelivery, RecvTakesTheEarliestArrivalInModelledTimeNotInHostOrder) {
+  Harness h(kSmall);
+  const uint32_t receiver = 0, late = 1, early = 2;  // all on tile 0: no latency
+  h.GiveAll(receiver);
+  ASSERT_EQ(h.Send(late, h.Id(receiver), 1, 7, 900).result, TESSERA_CSR_DONE);
+  ASSERT_EQ(h.Send(early, h.Id(receiver), 1, 8, 100).result, TESSERA_CSR_DONE);
+  uint64_t at = 0;
+  EXPECT_EQ(h.RecvTag(receiver, 50, &at), 8u);
+  EXPECT_EQ(at, 100u);
+  h.Done(receiver, TESSERA_CSR_FREE, h.last_recv, at);
+  EXPECT_EQ(h.RecvTag(receiver, at, &at), 7u);
+  EXPECT_EQ(at, 900u);
+}
+
+// A pair's messages stay in order even when the first had to wait for a slot and so became
+// receivable later than the second's arrival.
+TEST(MailboxDelivery, APairsMessagesStayInOrderWhateverTheirTimes) {
+  Harness h(kSmall);
+  const uint32_t receiver = 0, sender = 1;
+  h.Give(receiver, 1);  // one slot only
+  ASSERT_EQ(h.Send(sender, h.Id(receiver), 1, 1, 10).result, TESSERA_CSR_DONE);
+  ASSERT_EQ(h.Send(sender, h.Id(receiver), 1, 2, 20).result, TESSERA_CSR_DONE);  // waits
+  uint64_t at = 0;
+  EXPECT_EQ(h.RecvTag(receiver, 500, &at), 1u);
+  h.Done(receiver, TESSERA_CSR_FREE, h.last_recv, at);  // message 2 now, at 500
+  ASSERT_EQ(h.Send(sender, h.Id(receiver), 1, 3, 30).result, TESSERA_CSR_DONE);
+  h.Give(receiver, 2);  // message 3 arrives at 30, earlier than message 2's 500
+  EXPECT_EQ(h.RecvTag(receiver, at, &at), 2u);
+  h.Done(receiver, TESSERA_CSR_FREE, h.last_recv, at);
+  EXPECT_EQ(h.RecvTag(receiver, at, &at), 3u);
+}
+
 TEST(MailboxDelivery, MessagesToItselfAndWithinATileCostNothing) {
   Harness h(kSmall);
   h.GiveAll(0);
