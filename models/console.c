@@ -11,6 +11,7 @@
  */
 #include "tessera/models/console.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "tessera/hw/regs.h"
@@ -144,9 +145,16 @@ TesseraConsoleAction tessera_console_read(const TesseraConsole *c,
 uint32_t tessera_console_emit_csr(TesseraConsole *c, uint32_t hart_index,
                                   bool write, uint32_t value)
 {
-    if (write) {
-        tessera_console_put(c, hart_index, value & 0xff);
+    char line[sizeof("emit 0x12345678")];
+    int len;
+
+    if (!write || hart_index >= c->num_harts) {
+        return 0;
     }
+    /* The hart's earlier text first: its lines stay in the order written */
+    tessera_console_flush(c, hart_index);
+    len = snprintf(line, sizeof(line), "emit 0x%08x", (unsigned)value);
+    c->emit(c->opaque, hart_index, line, (size_t)len);
     return 0;
 }
 

@@ -181,19 +181,25 @@ TEST_F(ConsoleModelTest, EveryReadIsZeroAndAGuestError) {
   }
 }
 
-TEST_F(ConsoleModelTest, EmitCsrWritesTheLowByteAndReadsAsZero) {
+TEST_F(ConsoleModelTest, EmitCsrPrintsTheWordAsALineAndReadsAsZero) {
   EXPECT_EQ(tessera_console_emit_csr(console_, 3, true, 0x1200u | 'e'), 0u);
   EXPECT_EQ(tessera_console_emit_csr(console_, 3, false, 'X'), 0u);  // csrr: no write
-  EXPECT_EQ(tessera_console_emit_csr(console_, 3, true, 0xff00u | '\n'), 0u);
-  EXPECT_EQ(lines_, (std::vector<Line>{{3, "e"}}));
+  EXPECT_EQ(tessera_console_emit_csr(console_, 3, true, 0xffffffffu), 0u);
+  EXPECT_EQ(lines_, (std::vector<Line>{{3, "emit 0x00001265"}, {3, "emit 0xffffffff"}}));
 }
 
-TEST_F(ConsoleModelTest, EmitCsrAndTxJoinTheSameLine) {
-  tessera_console_emit_csr(console_, 0, true, 'c');
-  tessera_console_write(console_, 0, TESSERA_CONSOLE_TX, 's', nullptr);
-  tessera_console_emit_csr(console_, 0, true, 'r');
-  tessera_console_write(console_, 0, TESSERA_CONSOLE_FLUSH, 0, nullptr);
-  EXPECT_EQ(lines_, (std::vector<Line>{{0, "csr"}}));
+TEST_F(ConsoleModelTest, EmitCsrComesAfterTheHartsPartialLine) {
+  tessera_console_write(console_, 0, TESSERA_CONSOLE_TX, 'a', nullptr);
+  tessera_console_write(console_, 1, TESSERA_CONSOLE_TX, 'b', nullptr);
+  tessera_console_emit_csr(console_, 0, true, 7);
+  tessera_console_write(console_, 0, TESSERA_CONSOLE_TX, 'c', nullptr);
+  tessera_console_flush_all(console_);
+  EXPECT_EQ(lines_, (std::vector<Line>{{0, "a"}, {0, "emit 0x00000007"}, {0, "c"}, {1, "b"}}));
+}
+
+TEST_F(ConsoleModelTest, EmitCsrOfAHartOutsideTheMachineIsIgnored) {
+  EXPECT_EQ(tessera_console_emit_csr(console_, 1000, true, 1), 0u);
+  EXPECT_TRUE(lines_.empty());
 }
 
 TEST(ConsoleModel, RefusesZeroHartsAndNoEmitter) {

@@ -1,5 +1,6 @@
 /*
- * _start: where every hart of every board begins (the image base, TESSERA_DRAM_BASE).
+ * _start: where every hart of every board begins (the image base, TESSERA_DRAM_BASE), with the
+ * image header in its first words.
  *
  * Only what C++ cannot do itself happens here: gp, the trap vector, the hart's stack from its
  * sysinfo partition, and the FPU switch. Board preparation and the release of the other harts
@@ -13,6 +14,14 @@
   .globl _start
   .type _start, @function
 _start:
+  /* The image header (tessera/hw/regs.h): magic and the shape the image was built for, which
+     the linker fills in (linker/tessera.ld: 0, any shape, unless the app's build defines it). */
+  j 1f
+  .word TESSERA_IMAGE_MAGIC
+  .word __tessera_image_boards_x, __tessera_image_boards_y
+  .word __tessera_image_tiles_x, __tessera_image_tiles_y
+  .word __tessera_image_cores_per_tile, __tessera_image_threads_per_core
+1:
   /* gp first: the linker may relax later address loads into gp-relative ones. */
   .option push
   .option norelax

@@ -152,3 +152,8 @@ void* heap_base() {
 }
 
 }  // namespace tessera
+
+// For C callers (tinsel.h's tinselHeapBase).
+extern "C" void* tessera_heap_base() {
+  return tessera::heap_base();
+}

@@ -24,7 +24,7 @@
 #define TESSERA_CSR_WAIT_UNTIL  0x80a /* swap: block until a condition holds     */
 #define TESSERA_CSR_FROM_UART   0x80b /* read: byte from the host link           */
 #define TESSERA_CSR_TO_UART     0x80c /* write: byte to the host link            */
-#define TESSERA_CSR_EMIT        0x80f /* write: byte to the console line buffer  */
+#define TESSERA_CSR_EMIT        0x80f /* write: the word as a console line       */
 /* Tessera extensions (no number of the reference hardware is reused). */
 #define TESSERA_CSR_MCAST_HI    0x811 /* write: multicast mask, threads 32..63 */
 #define TESSERA_CSR_MCAST_LO    0x812 /* write: multicast mask, threads 0..31  */
@@ -297,6 +297,21 @@ typedef struct TesseraTiming {
 #define TESSERA_OCBUS_ACCEPTED  1u
 #define TESSERA_OCBUS_NEXT      2u
 #define TESSERA_OCBUS_DATA      3u
+
+/* ---------------------------------------------------------------------------
+ * Image header: the first TESSERA_IMAGE_HEADER_WORDS words of every image,
+ * at TESSERA_DRAM_BASE, which _start jumps over (firmware/runtime/start.S).
+ * The shape words name the shape the image was built for: a Tinsel-dialect
+ * program compiles its thread-id layout in from config.h. All six zero
+ * means any shape, as for Tessera's own images. The machine refuses to boot
+ * an image built for another shape (models/image.c).
+ * ------------------------------------------------------------------------- */
+#define TESSERA_IMAGE_MAGIC_WORD    1u          /* word 0 is the jump        */
+#define TESSERA_IMAGE_MAGIC         0x4d495354u /* "TSIM" little-endian      */
+#define TESSERA_IMAGE_SHAPE_WORD    2u /* words 2..7: boards x, boards y,
+                                          tiles x, tiles y, cores per tile,
+                                          threads per core                */
+#define TESSERA_IMAGE_HEADER_WORDS  8u
 
 /* ---------------------------------------------------------------------------
  * Thread ids (DESIGN 1.1): most significant first board Y, board X, tile Y,

@@ -64,9 +64,10 @@ TesseraConsoleAction tessera_console_read(const TesseraConsole *c,
                                           const char **error);
 
 /*
- * CSR TESSERA_CSR_EMIT (Tinsel's emit) of hart hart_index: reads as 0; if
- * the instruction writes (`write`), the low byte of `value` joins the line
- * as a write to TX does. Returns the value the CSR reads as.
+ * CSR TESSERA_CSR_EMIT (Tinsel's tinselEmit) of hart hart_index: reads as
+ * 0; if the instruction writes (`write`), the hart's partial line is
+ * flushed and the whole word becomes a line of its own, "emit 0x%08x", as
+ * Tinsel's simulator prints it. Returns the value the CSR reads as.
  */
 uint32_t tessera_console_emit_csr(TesseraConsole *c, uint32_t hart_index,
                                   bool write, uint32_t value);

@@ -24,6 +24,7 @@
 #include "qemu/bitmap.h"
 #include "qemu/main-loop.h"
 #include "hw/riscv/tessera.h"
+#include "tessera/models/image.h"
 #include "tessera/models/mswi.h"
 #include "elf.h"
 #include "exec/address-spaces.h"
@@ -250,6 +251,41 @@ static void tessera_create_memory(TesseraMachineState *s)
     }
 }
 
+/*
+ * An image built for one shape (a Tinsel-dialect program with config.h
+ * compiled in) would address the wrong threads on another: refuse it, in
+ * one line that says which shape it wants (models/image.c).
+ */
+static void tessera_check_image_shape(TesseraMachineState *s)
+{
+    MachineState *ms = MACHINE(s);
+    size_t len = 4 * TESSERA_IMAGE_HEADER_WORDS;
+    /* The loader's blob: memory holds the image only from the first reset */
+    const uint8_t *header = rom_ptr_for_as(&s->board_as[0], TESSERA_DRAM_BASE,
+                                           len);
+    TesseraShape built_for;
+    char want[128], have[128];
+
+    switch (tessera_image_fit(header, header ? len : 0, &s->shape,
+                              &built_for)) {
+    case TESSERA_IMAGE_ANY_SHAPE:
+    case TESSERA_IMAGE_FITS:
+        return;
+    case TESSERA_IMAGE_BAD_HEADER:
+        error_report("tessera: '%s' has an image header whose shape no "
+                     "machine has; rebuild it", ms->kernel_filename);
+        exit(1);
+    case TESSERA_IMAGE_OTHER_SHAPE:
+        tessera_shape_format(&built_for, want, sizeof(want));
+        tessera_shape_format(&s->shape, have, sizeof(have));
+        error_report("tessera: '%s' was built for %s, not for this "
+                     "machine's %s; boot it with those properties or "
+                     "rebuild it for this shape", ms->kernel_filename,
+                     want, have);
+        exit(1);
+    }
+}
+
 /* Loads the image into every board's DRAM; returns its entry point. */
 static uint64_t tessera_load_image(TesseraMachineState *s)
 {
@@ -280,6 +316,7 @@ static uint64_t tessera_load_image(TesseraMachineState *s)
             exit(1);
         }
     }
+    tessera_check_image_shape(s);
     return entry;
 }
 
@@ -442,6 +479,7 @@ static void tessera_create_devices(TesseraMachineState *s)
 
     qdev_prop_set_chr(console, "chardev", serial_hd(0));
     qdev_prop_set_uint32(console, "num-harts", s->num_harts);
+    qdev_prop_set_bit(console, "thread-ids", s->console_ids);
     sysbus_realize_and_unref(SYS_BUS_DEVICE(console), &error_fatal);
     sysbus_mmio_map(SYS_BUS_DEVICE(console), 0, TESSERA_CONSOLE_BASE);
 
@@ -570,6 +608,8 @@ static void tessera_machine_init(MachineState *machine)
     s->woken = bitmap_new(s->num_harts);
     s->parked = bitmap_new(s->num_harts);
     riscv_cpu_parked_hook = tessera_hart_parked;
+    /* Tinsel's header reads mhartid and cycle with csrrw rd, csr, zero */
+    riscv_csrrw_zero_reads_read_only_csrs = true;
     gdb_thread_name_hook = tessera_gdb_thread_name;
     tessera_time_init(&s->time, s->num_harts, s->cpi);
     s->waits = tessera_waits_new(&s->shape);
@@ -646,6 +686,16 @@ static void tessera_set_barrier_log(Object *obj, const char *value,
 
     g_free(s->barrier_log);
     s->barrier_log = g_strdup(value);
+}
+
+static bool tessera_get_console_ids(Object *obj, Error **errp)
+{
+    return TESSERA_MACHINE(obj)->console_ids;
+}
+
+static void tessera_set_console_ids(Object *obj, bool value, Error **errp)
+{
+    TESSERA_MACHINE(obj)->console_ids = value;
 }
 
 static int tessera_get_idle_master(Object *obj, Error **errp)
@@ -765,6 +815,11 @@ static void tessera_machine_class_init(ObjectClass *oc, void *data)
     object_class_property_set_description(oc, "barrier-log",
         "id of the chardev that receives the barrier controller's command "
         "log (BARRIER, RESULT, WRITE, SYNC lines)");
+    object_class_property_add_bool(oc, "console-ids", tessera_get_console_ids,
+                                   tessera_set_console_ids);
+    object_class_property_set_description(oc, "console-ids",
+        "on: each console line starts with its thread id, \"0x<id>: \" "
+        "(what HostLink reads); off (the default): the text alone");
     object_class_property_add_enum(oc, "deadlock", "TesseraDeadlock",
                                    &tessera_deadlock_lookup,
                                    tessera_get_deadlock,

@@ -19,11 +19,15 @@
 #include "tessera/models/console.h"
 #include "trace.h"
 
+/* "0xffffffff: ", the longest thread-id prefix */
+#define TESSERA_CONSOLE_ID_MAX 12
+
 static void tessera_console_emit(void *opaque, uint32_t hart_index,
                                  const char *line, size_t len)
 {
     TesseraConsoleState *s = opaque;
-    uint8_t whole[TESSERA_CONSOLE_LINE_MAX + 1];
+    uint8_t whole[TESSERA_CONSOLE_ID_MAX + TESSERA_CONSOLE_LINE_MAX + 1];
+    size_t at = 0;
 
     if (trace_event_get_state_backends(TRACE_TESSERA_CONSOLE_LINE)) {
         char text[TESSERA_CONSOLE_LINE_MAX + 1];
@@ -38,10 +42,14 @@ static void tessera_console_emit(void *opaque, uint32_t hart_index,
      * One write with its newline: a line stays whole when stdout shares a
      * pipe with other writers (QEMU's stderr, the host tool).
      */
+    if (s->thread_ids) {
+        at = snprintf((char *)whole, TESSERA_CONSOLE_ID_MAX + 1, "0x%x: ",
+                      tessera_hart_thread_id(hart_index));
+    }
     len = MIN(len, TESSERA_CONSOLE_LINE_MAX);
-    memcpy(whole, line, len);
-    whole[len] = '\n';
-    qemu_chr_fe_write_all(&s->chr, whole, len + 1);
+    memcpy(whole + at, line, len);
+    whole[at + len] = '\n';
+    qemu_chr_fe_write_all(&s->chr, whole, at + len + 1);
 }
 
 static uint64_t tessera_console_mmio_read(void *opaque, hwaddr addr,
@@ -159,6 +167,7 @@ static void tessera_console_unrealize(DeviceState *dev)
 static const Property tessera_console_properties[] = {
     DEFINE_PROP_CHR("chardev", TesseraConsoleState, chr),
     DEFINE_PROP_UINT32("num-harts", TesseraConsoleState, num_harts, 1),
+    DEFINE_PROP_BOOL("thread-ids", TesseraConsoleState, thread_ids, false),
 };
 
 static void tessera_console_reset_hold(Object *obj, ResetType type)

@@ -86,6 +86,7 @@ struct TesseraMachineState {
     char *barrier_log;       /* chardev id of the barrier command log */
     int idle_master;         /* TesseraTermdetMaster */
     int deadlock;            /* TesseraDeadlockAction */
+    bool console_ids;        /* console lines start with the thread id */
 
     TesseraShape shape;
     uint32_t num_harts;
@@ -111,6 +112,7 @@ struct TesseraConsoleState {
     MemoryRegion mmio;
     CharBackend chr;
     uint32_t num_harts;
+    bool thread_ids;         /* prefix each line with "<thread id>: " */
     struct TesseraConsole *model;
     Notifier exit;
 };
