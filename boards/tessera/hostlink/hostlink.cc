@@ -164,6 +164,35 @@ void Connection::send(const Message& m) {
   write_all(encode(m));
 }
 
+bool Connection::try_send(const Message& m) {
+  pollfd p{fd_, POLLOUT, 0};
+  if (poll(&p, 1, 0) <= 0 || (p.revents & POLLOUT) == 0) {
+    return false;
+  }
+  send(m);
+  return true;
+}
+
+void Connection::write_text(const std::string& text) {
+  write_all(text);
+}
+
+bool Connection::read_until(const std::string& marker) {
+  while (pending_.find(marker) == std::string::npos) {
+    char buffer[1024];
+    const ssize_t n = read(fd_, buffer, sizeof(buffer));
+    if (n < 0 && errno == EINTR) {
+      continue;
+    }
+    if (n <= 0) {
+      return false;
+    }
+    pending_.append(buffer, static_cast<size_t>(n));
+  }
+  pending_.erase(0, pending_.find(marker) + marker.size());
+  return true;
+}
+
 void Connection::finish_sending() {
   write_all(encode_end_of_input());
 }

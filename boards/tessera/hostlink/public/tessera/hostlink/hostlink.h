@@ -71,6 +71,12 @@ class Connection {
   ~Connection();
 
   void send(const Message& m);
+  // Sends m if the connection can take it now without waiting; false if it cannot.
+  bool try_send(const Message& m);
+  // Writes text as it is (a monitor command, on a connection to QEMU's monitor).
+  void write_text(const std::string& text);
+  // Reads until `marker` has arrived (true), or the peer has gone (false).
+  bool read_until(const std::string& marker);
   // Says the host has finished sending, so that a machine whose harts all
   // wait for the host reports a deadlock instead of waiting forever
   // (docs/debugging.md). Sending again afterwards is allowed.

@@ -1,0 +1,529 @@
+// Tinsel's HostLink over the emulated machine: a QEMU child process started through
+// boards/tessera/qemu-cmd.sh (the one place that forms its command line), its host link on a
+// private Unix socket (tessera/hostlink/hostlink.h), its console on a pipe (console-ids=on gives
+// each line its thread id), and its monitor on a second socket, for go().
+#define TESSERA_HOSTLINK_LIBRARY
+#include "HostLink.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <condition_variable>
+#include <deque>
+#include <filesystem>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "tessera/hostlink/hostlink.h"
+#include "tessera/hostlink/image_files.h"
+#include "tessera/hw/regs.h"
+
+namespace {
+
+using tessera::hostlink::Connection;
+using tessera::hostlink::Listener;
+using tessera::hostlink::Message;
+
+constexpr uint32_t kBytesPerFlit = TESSERA_BYTES_PER_FLIT;
+constexpr uint32_t kBytesPerMsg = TESSERA_MAX_FLITS * TESSERA_BYTES_PER_FLIT;
+constexpr int kStartTimeoutMs = 120000;
+
+[[noreturn]] void fail(const std::string& why, int status = EXIT_FAILURE) {
+  fflush(stdout);
+  fprintf(stderr, "HostLink: %s\n", why.c_str());
+  exit(status);
+}
+
+// QEMU processes of live HostLinks: a program that calls exit() skips the destructors of its
+// objects, and its machines must still end with it.
+std::mutex live_mutex;
+std::set<pid_t> live_machines;
+
+void stop_live_machines() {
+  std::lock_guard lock(live_mutex);
+  for (const pid_t pid : live_machines) {
+    kill(pid, SIGKILL);
+  }
+}
+
+// The value of key in "key=value,key=value", or fallback.
+uint32_t property(const std::string& properties, const std::string& key, uint32_t fallback) {
+  const std::string wanted = key + "=";
+  size_t at = 0;
+  while (at < properties.size()) {
+    const size_t end = std::min(properties.find(',', at), properties.size());
+    const std::string item = properties.substr(at, end - at);
+    if (item.compare(0, wanted.size(), wanted) == 0) {
+      return static_cast<uint32_t>(std::stoul(item.substr(wanted.size())));
+    }
+    at = end + 1;
+  }
+  return fallback;
+}
+
+int exit_status(int wait_status) {
+  if (WIFEXITED(wait_status)) return WEXITSTATUS(wait_status);
+  if (WIFSIGNALED(wait_status)) return 128 + WTERMSIG(wait_status);
+  return 1;
+}
+
+}  // namespace
+
+struct HostLink::Machine {
+  TesseraShape shape{};
+  std::string properties;  // -M tessera,<properties>
+  std::string qemu, qemu_cmd;
+  bool extra_send_slot = false;
+
+  std::string dir;  // private directory: sockets, the image
+  pid_t pid = -1;
+  std::optional<Connection> link;
+  std::optional<Connection> monitor;
+  int console_fd = -1;
+  std::thread receiver, console_reader;
+  bool started = false;  // go() was called
+  std::vector<Message> send_buffer;
+
+  std::mutex mutex;
+  std::condition_variable changed;
+  std::deque<Message> messages;
+  std::deque<std::string> lines;  // "x:y:c:t: text"
+  bool link_closed = false, console_closed = false;
+  std::optional<int> status;  // the machine's exit status, once it has ended
+
+  ~Machine() { stop(); }
+
+  // "x:y:c:t: " for a thread id.
+  std::string tinsel_prefix(uint32_t id) const {
+    const TesseraCoords c = tessera_coords(&shape, id);
+    const uint32_t core = ((c.tile_y << tessera_log2_ceil(shape.tiles_x) | c.tile_x)
+                           << tessera_log2_ceil(shape.cores_per_tile)) |
+                          c.core;
+    return std::to_string(c.board_x) + ":" + std::to_string(c.board_y) + ":" +
+           std::to_string(core) + ":" + std::to_string(c.thread) + ": ";
+  }
+
+  // "0x<id>: text" as the machine prints it with console-ids=on.
+  std::string tinsel_line(const std::string& line) const {
+    const size_t colon = line.find(": ");
+    if (line.compare(0, 2, "0x") == 0 && colon != std::string::npos) {
+      try {
+        return tinsel_prefix(
+                   static_cast<uint32_t>(std::stoul(line.substr(2, colon - 2), nullptr, 16))) +
+               line.substr(colon + 2);
+      } catch (const std::exception&) {
+      }
+    }
+    return line;
+  }
+
+  void receive_messages() {
+    std::optional<Message> m;
+    try {
+      while ((m = link->receive())) {
+        std::lock_guard lock(mutex);
+        messages.push_back(*m);
+        changed.notify_all();
+      }
+    } catch (const std::exception& e) {
+      fprintf(stderr, "HostLink: %s\n", e.what());
+    }
+    std::lock_guard lock(mutex);
+    link_closed = true;
+    changed.notify_all();
+  }
+
+  void read_console() {
+    std::string pending;
+    char buffer[4096];
+    while (true) {
+      const ssize_t n = read(console_fd, buffer, sizeof buffer);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;
+      pending.append(buffer, static_cast<size_t>(n));
+      size_t newline;
+      while ((newline = pending.find('\n')) != std::string::npos) {
+        std::string line = tinsel_line(pending.substr(0, newline));
+        pending.erase(0, newline + 1);
+        std::lock_guard lock(mutex);
+        lines.push_back(std::move(line));
+        changed.notify_all();
+      }
+    }
+    // Both outputs are closed: the machine has ended; collect its status.
+    int wait_status = 0;
+    const int result = waitpid(pid, &wait_status, 0);
+    std::lock_guard lock(mutex);
+    if (!pending.empty()) lines.push_back(tinsel_line(pending));
+    console_closed = true;
+    status = result == pid ? exit_status(wait_status) : 1;
+    changed.notify_all();
+  }
+
+  bool ended() const { return console_closed && link_closed; }
+
+  void start(const std::string& elf) {
+    char dir_template[] = "/tmp/hostlink.XXXXXX";
+    if (!mkdtemp(dir_template)) fail(std::string("mkdtemp: ") + strerror(errno));
+    dir = dir_template;
+    Listener link_listener(dir + "/hostlink.sock");
+    Listener monitor_listener(dir + "/monitor.sock");
+    int console[2];
+    if (pipe2(console, O_CLOEXEC) != 0) fail(std::string("pipe: ") + strerror(errno));
+
+    std::vector<std::string> args = {
+        qemu_cmd, qemu, elf, properties + ",console-ids=on,hostlink=hostlink", "--",
+        // Stopped until go(), which continues it through the monitor.
+        "-S", "-chardev", "socket,id=hostlink,path=" + dir + "/hostlink.sock,server=off",
+        "-chardev", "socket,id=monitor,path=" + dir + "/monitor.sock,server=off", "-mon",
+        "chardev=monitor,mode=readline"};
+    {
+      std::lock_guard lock(live_mutex);
+      pid = fork();
+      if (pid < 0) fail(std::string("fork: ") + strerror(errno));
+      if (pid == 0) {
+        prctl(PR_SET_PDEATHSIG, SIGKILL);  // the machine never outlives its host program
+        const int null = open("/dev/null", O_RDONLY);
+        dup2(null, STDIN_FILENO);
+        dup2(console[1], STDOUT_FILENO);
+        std::vector<char*> argv;
+        for (std::string& a : args) argv.push_back(a.data());
+        argv.push_back(nullptr);
+        execv(argv[0], argv.data());
+        fprintf(stderr, "HostLink: cannot run %s: %s\n", argv[0], strerror(errno));
+        _exit(127);
+      }
+      live_machines.insert(pid);
+    }
+    close(console[1]);
+    console_fd = console[0];
+
+    for (int waited = 0; !link || !monitor; waited += 100) {
+      int wait_status = 0;
+      if (waitpid(pid, &wait_status, WNOHANG) == pid) {
+        forget_pid();
+        fail("the machine did not start (QEMU exited with status " +
+                 std::to_string(exit_status(wait_status)) + "; its reason is above)",
+             EXIT_FAILURE);
+      }
+      if (waited > kStartTimeoutMs) fail("the machine did not connect within 120 s");
+      if (!link) link = link_listener.accept(50);
+      if (!monitor) monitor = monitor_listener.accept(50);
+    }
+    // The monitor answers only once the machine is built: an image it refuses ends QEMU first.
+    bool up = false;
+    try {
+      monitor->write_text("info status\n");
+      up = monitor->read_until("VM status");
+    } catch (const std::exception&) {
+    }
+    if (!up) {
+      int wait_status = 0;
+      waitpid(pid, &wait_status, 0);
+      forget_pid();
+      fail("the machine did not start (QEMU exited with status " +
+           std::to_string(exit_status(wait_status)) + "; its reason is above)");
+    }
+    receiver = std::thread([this] { receive_messages(); });
+    console_reader = std::thread([this] { read_console(); });
+  }
+
+  void forget_pid() {
+    std::lock_guard lock(live_mutex);
+    live_machines.erase(pid);
+  }
+
+  void stop() {
+    if (pid > 0) {
+      kill(pid, SIGKILL);
+      if (console_reader.joinable()) {
+        console_reader.join();  // it reaps the process
+      } else {
+        waitpid(pid, nullptr, 0);
+      }
+      forget_pid();
+      pid = -1;
+    }
+    link.reset();  // ends the receiver's read
+    monitor.reset();
+    if (receiver.joinable()) receiver.join();
+    if (console_fd >= 0) close(console_fd);
+    console_fd = -1;
+    if (!dir.empty()) {
+      std::error_code ignored;
+      std::filesystem::remove_all(dir, ignored);
+      dir.clear();
+    }
+  }
+
+  // Waits until pred() holds or the machine has ended; true if pred() holds.
+  template <typename Pred>
+  bool wait_for(std::unique_lock<std::mutex>& lock, Pred pred) {
+    changed.wait(lock, [&] { return pred() || ended(); });
+    return pred();
+  }
+
+  [[noreturn]] void ended_while(const std::string& doing) {
+    const int code = status.value_or(1);
+    fail("the machine ended (status " + std::to_string(code) + ") while " + doing,
+         code == 0 ? EXIT_FAILURE : code);
+  }
+};
+
+HostLink::HostLink(HostLinkParams params, TesseraHostLinkBuild build)
+    : machine_(std::make_unique<Machine>()) {
+  static const bool registered = atexit(stop_live_machines) == 0;
+  (void)registered;
+  Machine& m = *machine_;
+  m.properties = build.machine_properties;
+  const char* qemu = getenv("TESSERA_QEMU");
+  m.qemu = qemu && *qemu ? qemu : build.qemu;
+  m.qemu_cmd = build.qemu_cmd;
+  m.shape = TesseraShape{
+      property(m.properties, "boards-x", 1),       property(m.properties, "boards-y", 1),
+      property(m.properties, "tiles-x", 2),        property(m.properties, "tiles-y", 2),
+      property(m.properties, "cores-per-tile", 1), property(m.properties, "threads-per-core", 4)};
+  if (params.numBoxesX != 1 || params.numBoxesY != 1) {
+    fail(std::to_string(params.numBoxesX) + "x" + std::to_string(params.numBoxesY) +
+         " boxes requested, but this program was built for one box of " +
+         std::to_string(m.shape.boards_x) + "x" + std::to_string(m.shape.boards_y) +
+         " boards (config.h); build it for the whole mesh instead (docs/tinsel.md)");
+  }
+  m.extra_send_slot = params.useExtraSendSlot;
+  meshXLen = static_cast<int>(m.shape.boards_x);
+  meshYLen = static_cast<int>(m.shape.boards_y);
+}
+
+HostLink::~HostLink() = default;
+
+void HostLink::boot(const char* codeFilename, const char* dataFilename) {
+  Machine& m = *machine_;
+  if (m.pid > 0) fail("boot() called twice: one HostLink boots one machine");
+  if (codeFilename == nullptr) fail("boot() needs a code file");
+  std::string elf;
+  try {
+    if (tessera::hostlink::is_elf_file(codeFilename)) {
+      elf = codeFilename;
+    } else {
+      if (dataFilename == nullptr) fail("boot() needs the data file beside the code file");
+      std::vector<tessera::hostlink::Segment> image =
+          tessera::hostlink::read_verilog_memory(codeFilename);
+      if (image.empty()) fail(std::string("'") + codeFilename + "' holds no code");
+      // Harts begin at the lowest code address: the image base, where _start is.
+      const uint32_t entry = image.front().address;
+      for (auto& s : tessera::hostlink::read_verilog_memory(dataFilename)) {
+        image.push_back(std::move(s));
+      }
+      char dir_template[] = "/tmp/hostlink-image.XXXXXX";
+      if (!mkdtemp(dir_template)) fail(std::string("mkdtemp: ") + strerror(errno));
+      elf = std::string(dir_template) + "/image.elf";
+      tessera::hostlink::write_elf(elf, image, entry);
+      m.start(elf);
+      std::error_code ignored;
+      std::filesystem::remove_all(dir_template, ignored);  // QEMU has loaded it
+      return;
+    }
+  } catch (const std::exception& e) {
+    fail(std::string("cannot boot: ") + e.what());
+  }
+  m.start(elf);
+}
+
+void HostLink::go() {
+  Machine& m = *machine_;
+  if (m.pid <= 0) fail("go() before boot()");
+  if (m.started) return;
+  m.started = true;
+  try {
+    m.monitor->write_text("cont\n");
+  } catch (const std::exception&) {
+    std::unique_lock lock(m.mutex);
+    m.wait_for(lock, [] { return false; });
+    m.ended_while("go() started it");
+  }
+}
+
+bool HostLink::send(uint32_t dest, uint32_t numFlits, void* msg, bool block) {
+  Machine& m = *machine_;
+  if (numFlits < 1 || numFlits > TESSERA_MAX_FLITS) {
+    fail("send() of " + std::to_string(numFlits) + " flits: a message is 1..4 flits");
+  }
+  if (m.pid <= 0) fail("send() before boot()");
+  Message message;
+  message.thread = dest;
+  message.flits = numFlits;
+  memcpy(message.words.data(), msg, numFlits * kBytesPerFlit);
+  if (useSendBuffer) {
+    if (!block) fail("trySend() with useSendBuffer set: buffered sends are blocking only");
+    m.send_buffer.push_back(message);
+    return true;
+  }
+  try {
+    if (!block) return m.link->try_send(message);
+    m.link->send(message);
+  } catch (const std::exception&) {
+    std::unique_lock lock(m.mutex);
+    m.wait_for(lock, [] { return false; });
+    m.ended_while("send() wrote to it");
+  }
+  return true;
+}
+
+bool HostLink::trySend(uint32_t dest, uint32_t numFlits, void* msg) {
+  return send(dest, numFlits, msg, false);
+}
+
+void HostLink::flush() {
+  Machine& m = *machine_;
+  std::vector<Message> buffered;
+  buffered.swap(m.send_buffer);
+  for (const Message& message : buffered) {
+    try {
+      m.link->send(message);
+    } catch (const std::exception&) {
+      std::unique_lock lock(m.mutex);
+      m.wait_for(lock, [] { return false; });
+      m.ended_while("flush() wrote to it");
+    }
+  }
+}
+
+void HostLink::recv(void* msg) {
+  Machine& m = *machine_;
+  if (m.pid <= 0) fail("recv() before boot()");
+  std::unique_lock lock(m.mutex);
+  if (!m.wait_for(lock, [&] { return !m.messages.empty(); })) {
+    m.ended_while("recv() waited for a message");
+  }
+  const Message message = m.messages.front();
+  m.messages.pop_front();
+  uint8_t bytes[kBytesPerMsg] = {};
+  memcpy(bytes, message.words.data(), message.flits * kBytesPerFlit);
+  memcpy(msg, bytes, kBytesPerMsg);
+}
+
+bool HostLink::canRecv() {
+  Machine& m = *machine_;
+  std::lock_guard lock(m.mutex);
+  return !m.messages.empty();
+}
+
+void HostLink::recvMsg(void* msg, uint32_t numBytes) {
+  if (numBytes > kBytesPerMsg)
+    fail("recvMsg() of " + std::to_string(numBytes) + " bytes: at most 64");
+  uint8_t whole[kBytesPerMsg];
+  recv(whole);
+  memcpy(msg, whole, numBytes);
+}
+
+void HostLink::recvBulk(int numMsgs, void* msgs) {
+  for (int i = 0; i < numMsgs; i++) recv(static_cast<uint8_t*>(msgs) + i * kBytesPerMsg);
+}
+
+void HostLink::recvMsgs(int numMsgs, int msgSize, void* msgs) {
+  if (msgSize < 0 || msgSize > static_cast<int>(kBytesPerMsg)) {
+    fail("recvMsgs() of " + std::to_string(msgSize) + "-byte messages: 0..64 bytes each");
+  }
+  for (int i = 0; i < numMsgs; i++) {
+    recvMsg(static_cast<uint8_t*>(msgs) + i * msgSize, static_cast<uint32_t>(msgSize));
+  }
+}
+
+uint32_t HostLink::toAddr(uint32_t meshX, uint32_t meshY, uint32_t coreId, uint32_t threadId) {
+  const TesseraShape& s = machine_->shape;
+  const uint32_t core_bits = tessera_log2_ceil(s.cores_per_tile);
+  const uint32_t tile_x_bits = tessera_log2_ceil(s.tiles_x);
+  TesseraCoords c;
+  c.board_x = meshX;
+  c.board_y = meshY;
+  c.core = coreId & ((1u << core_bits) - 1);
+  c.tile_x = (coreId >> core_bits) & ((1u << tile_x_bits) - 1);
+  c.tile_y = coreId >> (core_bits + tile_x_bits);
+  c.thread = threadId;
+  return tessera_thread_id(&s, &c);
+}
+
+void HostLink::fromAddr(uint32_t addr, uint32_t* meshX, uint32_t* meshY, uint32_t* coreId,
+                        uint32_t* threadId) {
+  const TesseraShape& s = machine_->shape;
+  const TesseraCoords c = tessera_coords(&s, addr);
+  *meshX = c.board_x;
+  *meshY = c.board_y;
+  *coreId = ((c.tile_y << tessera_log2_ceil(s.tiles_x) | c.tile_x)
+             << tessera_log2_ceil(s.cores_per_tile)) |
+            c.core;
+  *threadId = c.thread;
+}
+
+bool HostLink::pollStdOut(FILE* outFile, uint32_t* lineCount) {
+  Machine& m = *machine_;
+  std::deque<std::string> lines;
+  {
+    std::lock_guard lock(m.mutex);
+    lines.swap(m.lines);
+  }
+  for (const std::string& line : lines) {
+    fprintf(outFile, "%s\n", line.c_str());
+    if (lineCount != nullptr) (*lineCount)++;
+  }
+  if (!lines.empty()) fflush(outFile);
+  return !lines.empty();
+}
+
+bool HostLink::pollStdOut(FILE* outFile) {
+  return pollStdOut(outFile, nullptr);
+}
+
+bool HostLink::pollStdOut() {
+  return pollStdOut(stdout);
+}
+
+void HostLink::dumpStdOut(FILE* outFile) {
+  Machine& m = *machine_;
+  if (m.pid <= 0) fail("dumpStdOut() before boot()");
+  while (true) {
+    pollStdOut(outFile);
+    std::unique_lock lock(m.mutex);
+    if (!m.wait_for(lock, [&] { return !m.lines.empty(); })) {
+      const int code = m.status.value_or(1);
+      lock.unlock();
+      pollStdOut(outFile);
+      if (code != 0) fail("the machine ended with status " + std::to_string(code), code);
+      return;
+    }
+  }
+}
+
+void HostLink::dumpStdOut() {
+  dumpStdOut(stdout);
+}
+
+void HostLink::dumpStdOut(FILE* outFile, uint32_t lines) {
+  Machine& m = *machine_;
+  if (m.pid <= 0) fail("dumpStdOut() before boot()");
+  uint32_t count = 0;
+  while (count < lines) {
+    pollStdOut(outFile, &count);
+    if (count >= lines) break;
+    std::unique_lock lock(m.mutex);
+    if (!m.wait_for(lock, [&] { return !m.lines.empty(); })) {
+      lock.unlock();
+      pollStdOut(outFile, &count);
+      if (count < lines) {
+        m.ended_while("dumpStdOut() waited for line " + std::to_string(count + 1) + " of " +
+                      std::to_string(lines));
+      }
+    }
+  }
+}
