@@ -170,8 +170,8 @@ Status Mailbox::give(Slot slot) const {
   return OkStatus();
 }
 
-Status Mailbox::give_receive_slots() const {
-  for (uint32_t n = 0; n < receive_slot_count(); n++) {
+Status Mailbox::give_receive_slots(uint32_t kept_back) const {
+  for (uint32_t n = kept_back; n < receive_slot_count(); n++) {
     if (Status s = give(receive_slot(n)); !s.ok()) {
       return s;
     }

@@ -311,10 +311,17 @@ static inline volatile void *tinselSendSlot(void)
     return tinselSlot(0);
 }
 
-/* A second send slot: the caller's slot 1, which the runtime keeps back from receiving when the
- * host asked for it (HostLinkParams::useExtraSendSlot, machine property extra-send-slot=on). */
+/* Defined in tessera_tinsel_runtime's extra_send_slot.cc; referenced only by
+ * tinselSendSlotExtra, so an image links it exactly when it uses the extra slot. */
+TESSERA_TINSEL_EXTERN_C_ const unsigned char tessera_tinsel_extra_send_slot;
+
+/* A second send slot: the caller's slot 1. An image that calls this links
+ * tessera_tinsel_extra_send_slot, and its v2 start-up then keeps slot 1 back from receiving (on
+ * Tinsel, HostLinkParams::useExtraSendSlot asks the boot loader for the same). */
 static inline volatile void *tinselSendSlotExtra(void)
 {
+    /* The address goes through an asm operand, so the reference survives optimisation. */
+    __asm__ volatile("" : : "r"(&tessera_tinsel_extra_send_slot));
     return tinselSlot(1);
 }
 

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <fstream>
 #include <iterator>
 #include <string>
@@ -56,6 +57,23 @@ TEST(TinselHostLink, BootsMemoryFilesAndPrintsConsoleLinesInTinselsForm) {
             std::string::npos)
       << text;
   EXPECT_EQ(text.find("FAILED"), std::string::npos) << text;
+}
+
+TEST(TinselHostLink, DumpsExactlyTheLinesAskedFor) {
+  HostLink hostLink;
+  hostLink.boot(App("tinsel_encodings.code.v").c_str(), App("tinsel_encodings.data.v").c_str());
+  hostLink.go();
+  FILE* first = tmpfile();
+  hostLink.dumpStdOut(first, 2);
+  const std::string two = Slurp(first);
+  fclose(first);
+  EXPECT_EQ(std::count(two.begin(), two.end(), '\n'), 2) << two;
+  FILE* rest = tmpfile();
+  hostLink.dumpStdOut(rest);
+  const std::string text = Slurp(rest);
+  fclose(rest);
+  EXPECT_EQ(text.find(two), std::string::npos) << "lines printed twice";
+  EXPECT_GT(std::count(text.begin(), text.end(), '\n'), 40) << text;
 }
 
 TEST(TinselHostLink, CarriesMessagesBothWaysAndConvertsAddresses) {

@@ -84,7 +84,6 @@ struct HostLink::Machine {
   TesseraShape shape{};
   std::string properties;  // -M tessera,<properties>
   std::string qemu, qemu_cmd;
-  bool extra_send_slot = false;
 
   std::string dir;  // private directory: sockets, the image
   pid_t pid = -1;
@@ -99,6 +98,11 @@ struct HostLink::Machine {
   std::condition_variable changed;
   std::deque<Message> messages;
   std::deque<std::string> lines;  // "x:y:c:t: text"
+  // Console text waiting for pollStdOut/dumpStdOut is bounded: a program that never reads it
+  // (Tinsel's sync emits 40,000 words per thread) loses the oldest lines, and is told so.
+  static constexpr size_t kMaxBufferedConsoleBytes = size_t{64} << 20;
+  size_t buffered_bytes = 0;
+  uint64_t dropped_lines = 0;
   bool link_closed = false, console_closed = false;
   std::optional<int> status;  // the machine's exit status, once it has ended
 
@@ -157,7 +161,13 @@ struct HostLink::Machine {
         std::string line = tinsel_line(pending.substr(0, newline));
         pending.erase(0, newline + 1);
         std::lock_guard lock(mutex);
+        buffered_bytes += line.size() + 1;
         lines.push_back(std::move(line));
+        while (buffered_bytes > kMaxBufferedConsoleBytes) {
+          buffered_bytes -= lines.front().size() + 1;
+          lines.pop_front();
+          dropped_lines++;
+        }
         changed.notify_all();
       }
     }
@@ -300,7 +310,6 @@ HostLink::HostLink(HostLinkParams params, TesseraHostLinkBuild build)
          std::to_string(m.shape.boards_x) + "x" + std::to_string(m.shape.boards_y) +
          " boards (config.h); build it for the whole mesh instead (docs/tinsel.md)");
   }
-  m.extra_send_slot = params.useExtraSendSlot;
   meshXLen = static_cast<int>(m.shape.boards_x);
   meshYLen = static_cast<int>(m.shape.boards_y);
 }
@@ -466,19 +475,37 @@ void HostLink::fromAddr(uint32_t addr, uint32_t* meshX, uint32_t* meshY, uint32_
   *threadId = c.thread;
 }
 
-bool HostLink::pollStdOut(FILE* outFile, uint32_t* lineCount) {
-  Machine& m = *machine_;
+// Prints at most max of the lines that arrived; returns how many it printed.
+static size_t print_lines(HostLink::Machine& m, FILE* outFile, size_t max) {
   std::deque<std::string> lines;
+  uint64_t dropped;
   {
     std::lock_guard lock(m.mutex);
-    lines.swap(m.lines);
+    if (m.lines.size() <= max) {
+      lines.swap(m.lines);
+    } else {
+      lines.assign(m.lines.begin(), m.lines.begin() + static_cast<std::ptrdiff_t>(max));
+      m.lines.erase(m.lines.begin(), m.lines.begin() + static_cast<std::ptrdiff_t>(max));
+    }
+    for (const std::string& line : lines) m.buffered_bytes -= line.size() + 1;
+    dropped = m.dropped_lines;
+    m.dropped_lines = 0;
   }
-  for (const std::string& line : lines) {
-    fprintf(outFile, "%s\n", line.c_str());
-    if (lineCount != nullptr) (*lineCount)++;
+  if (dropped != 0) {
+    fprintf(stderr,
+            "HostLink: %llu console lines were dropped: more than %zu MiB of them waited "
+            "unread (read them with pollStdOut or dumpStdOut)\n",
+            static_cast<unsigned long long>(dropped), HostLink::Machine::kMaxBufferedConsoleBytes >> 20);
   }
+  for (const std::string& line : lines) fprintf(outFile, "%s\n", line.c_str());
   if (!lines.empty()) fflush(outFile);
-  return !lines.empty();
+  return lines.size();
+}
+
+bool HostLink::pollStdOut(FILE* outFile, uint32_t* lineCount) {
+  const size_t printed = print_lines(*machine_, outFile, SIZE_MAX);
+  if (lineCount != nullptr) *lineCount += static_cast<uint32_t>(printed);
+  return printed != 0;
 }
 
 bool HostLink::pollStdOut(FILE* outFile) {
@@ -514,12 +541,12 @@ void HostLink::dumpStdOut(FILE* outFile, uint32_t lines) {
   if (m.pid <= 0) fail("dumpStdOut() before boot()");
   uint32_t count = 0;
   while (count < lines) {
-    pollStdOut(outFile, &count);
+    count += static_cast<uint32_t>(print_lines(m, outFile, lines - count));
     if (count >= lines) break;
     std::unique_lock lock(m.mutex);
     if (!m.wait_for(lock, [&] { return !m.lines.empty(); })) {
       lock.unlock();
-      pollStdOut(outFile, &count);
+      count += static_cast<uint32_t>(print_lines(m, outFile, lines - count));
       if (count < lines) {
         m.ended_while("dumpStdOut() waited for line " + std::to_string(count + 1) + " of " +
                       std::to_string(lines));

@@ -45,7 +45,8 @@
 struct HostLinkParams {
   uint32_t numBoxesX = 1;
   uint32_t numBoxesY = 1;
-  // Keep each thread's slot 1 back from receiving, for tinselSendSlotExtra().
+  // Tinsel's request to keep each thread's slot 1 back for tinselSendSlotExtra(). Accepted and
+  // not needed: an image that calls tinselSendSlotExtra keeps the slot back by itself.
   bool useExtraSendSlot = false;
   // Tinsel's retries when connecting to its daemon; the emulated machine needs none.
   int max_connection_attempts = 5;

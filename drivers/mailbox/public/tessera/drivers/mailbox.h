@@ -160,8 +160,9 @@ class Mailbox {
   // message in it counts as received from then on. Giving a slot hardware already owns is a
   // mailbox fault.
   [[nodiscard]] Status give(Slot slot) const;
-  // Gives every receive slot of this thread (what a v2 program's runtime does before main).
-  [[nodiscard]] Status give_receive_slots() const;
+  // Gives every receive slot of this thread but the first `kept_back` (what a v2 program's
+  // runtime does before main; it keeps slot 1 back for tinselSendSlotExtra).
+  [[nodiscard]] Status give_receive_slots(uint32_t kept_back = 0) const;
 
   // Code of this thread's last mailbox fault (MailboxFault), 0 if none.
   uint32_t last_fault() const;
