@@ -44,7 +44,7 @@ case $case in
 help)
     expect 0 help && grep -q '^usage: ./tessera <command>' "$out" || fail "./tessera help: no usage"
     commands=$(awk '/^Commands:/ { on = 1; next } on && NF == 0 { exit } on { print $1 }' "$out")
-    [ "$(echo $commands)" = "demo run debug trace test bench fuzz build setup qemu-cmd completion help" ] ||
+    [ "$(echo $commands)" = "demo run debug trace test bench fuzz build setup qemu-cmd sdk completion help" ] ||
         fail "./tessera help lists: $(echo $commands)"
     for flag in --help -h; do
         expect 0 "$flag" && grep -q '^Commands:' "$out" || fail "./tessera $flag: no command list"
@@ -76,6 +76,9 @@ errors)
     grep -q 'usage: ./tessera qemu-cmd' "$err" || fail "./tessera qemu-cmd: no usage in the error"
     an_error qemu-cmd no-such-app
     grep -q "no app or ELF file named 'no-such-app'" "$err" || fail "./tessera qemu-cmd no-such-app: unclear error"
+    an_error sdk
+    grep -q 'usage: ./tessera sdk <prefix>' "$err" || fail "./tessera sdk: no usage in the error"
+    an_error sdk one two
     an_error run
     an_error debug
     grep -q 'usage: ./tessera debug' "$err" || fail "./tessera debug: no usage in the error"
