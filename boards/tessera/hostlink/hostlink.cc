@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -230,6 +231,12 @@ std::optional<Message> Connection::receive() {
     }
     pending_.append(buffer, static_cast<size_t>(n));
   }
+}
+
+int exit_status(int wait_status) {
+  if (WIFEXITED(wait_status)) return WEXITSTATUS(wait_status);
+  if (WIFSIGNALED(wait_status)) return 128 + WTERMSIG(wait_status);
+  return 1;
 }
 
 }  // namespace tessera::hostlink

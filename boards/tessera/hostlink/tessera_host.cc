@@ -27,6 +27,7 @@
 namespace {
 
 using tessera::hostlink::Connection;
+using tessera::hostlink::exit_status;
 using tessera::hostlink::Listener;
 using tessera::hostlink::Message;
 
@@ -65,12 +66,6 @@ Message parse_send(const std::string& spec) {
   m.flits = static_cast<uint32_t>((words.size() + 3) / 4);
   for (size_t i = 0; i < words.size(); i++) m.words[i] = words[i];
   return m;
-}
-
-int exit_status(int wait_status) {
-  if (WIFEXITED(wait_status)) return WEXITSTATUS(wait_status);
-  if (WIFSIGNALED(wait_status)) return 128 + WTERMSIG(wait_status);
-  return 1;
 }
 
 }  // namespace

@@ -32,6 +32,7 @@
 namespace {
 
 using tessera::hostlink::Connection;
+using tessera::hostlink::exit_status;
 using tessera::hostlink::Listener;
 using tessera::hostlink::Message;
 
@@ -70,12 +71,6 @@ uint32_t property(const std::string& properties, const std::string& key, uint32_
     at = end + 1;
   }
   return fallback;
-}
-
-int exit_status(int wait_status) {
-  if (WIFEXITED(wait_status)) return WEXITSTATUS(wait_status);
-  if (WIFSIGNALED(wait_status)) return 128 + WTERMSIG(wait_status);
-  return 1;
 }
 
 }  // namespace

@@ -1,23 +1,15 @@
 // Boots hello and checks that every thread of the mesh printed its line, in Tinsel's x:y:c:t form.
-#include <HostLink.h>
-
 #include <set>
 #include <string>
 
+#include "console.h"
+
 int main() {
-  HostLink hostLink;
-  hostLink.boot("code.v", "data.v");
-  hostLink.go();
-  FILE* out = tmpfile();
-  hostLink.dumpStdOut(out);
-  rewind(out);
   std::set<std::string> threads;
-  char line[256];
-  while (fgets(line, sizeof line, out)) {
-    fputs(line, stdout);
+  for (const std::string& line : runAndReadConsole()) {
     unsigned x, y, c, t;
     char text[200];
-    if (sscanf(line, "%u:%u:%u:%u: %199[^\n]", &x, &y, &c, &t, text) == 5 &&
+    if (sscanf(line.c_str(), "%u:%u:%u:%u: %199[^\n]", &x, &y, &c, &t, text) == 5 &&
         std::string(text).rfind("hello from thread", 0) == 0)
       threads.insert(std::to_string(x) + ":" + std::to_string(y) + ":" + std::to_string(c) + ":" +
                      std::to_string(t));

@@ -1,25 +1,18 @@
 // Runs the idle loop and checks that thread 0 emitted every round number, in order.
-#include <HostLink.h>
-#include <string.h>
+#include <string>
+
+#include "console.h"
 
 int main() {
-  HostLink hostLink;
-  hostLink.boot("code.v", "data.v");
-  hostLink.go();
-  FILE* out = tmpfile();
-  hostLink.dumpStdOut(out);
-  rewind(out);
   uint32_t expected = 1;
   bool in_order = true, summary = false;
-  char line[256];
-  while (fgets(line, sizeof line, out)) {
-    fputs(line, stdout);
+  for (const std::string& line : runAndReadConsole()) {
     unsigned word;
-    if (sscanf(line, "0:0:0:0: emit 0x%x", &word) == 1) {
+    if (sscanf(line.c_str(), "0:0:0:0: emit 0x%x", &word) == 1) {
       in_order = in_order && word == expected;
       expected++;
     }
-    summary = summary || strstr(line, "idle: 50 synchronisations") != nullptr;
+    summary = summary || line.find("idle: 50 synchronisations") != std::string::npos;
   }
   printf("idle: thread 0 emitted %u rounds\n", expected - 1);
   if (!in_order || expected - 1 != 50 || !summary) {

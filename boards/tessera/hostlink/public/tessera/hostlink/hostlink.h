@@ -92,4 +92,8 @@ class Connection {
   std::string pending_;
 };
 
+// The exit status of the machine's process from waitpid's status: its exit code, or 128 plus
+// the signal that killed it, as a shell reports it.
+int exit_status(int wait_status);
+
 }  // namespace tessera::hostlink
