@@ -139,6 +139,7 @@ set(defines
   "TesseraConfigTilesY ${ty}"
   "TesseraConfigCoresPerTile ${cores}"
   "TesseraConfigThreadsPerCore ${threads}"
+  "TesseraConfigPartitionBytes (${value_partition-kib} * 1024)"
   # Threads, cores and mailboxes (a mailbox serves a tile)
   "TinselLogThreadsPerCore ${log_threads_per_core}"
   "TinselThreadsPerCore (1 << TinselLogThreadsPerCore)"

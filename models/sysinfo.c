@@ -113,8 +113,8 @@ static uint32_t board_local_index(const TesseraSysinfo *s, uint32_t hart_id)
 uint32_t tessera_sysinfo_partition_base(const TesseraSysinfo *s,
                                         uint32_t hart_id)
 {
-    return TESSERA_DRAM_BASE + TESSERA_CODE_SIZE +
-           board_local_index(s, hart_id) * s->cfg.partition_size;
+    return tessera_partition_base(&s->cfg.shape, hart_id,
+                                  s->cfg.partition_size);
 }
 
 static TesseraSysinfoAction guest_error(const char **error, const char *why)

@@ -27,9 +27,16 @@
 
 #include "tessera/hostlink/hostlink.h"
 #include "tessera/hostlink/image_files.h"
+#include "tessera/hw/machine_params.h"
 #include "tessera/hw/regs.h"
 
 namespace {
+
+std::string hex(uint32_t x) {
+  char text[16];
+  snprintf(text, sizeof text, "%x", x);
+  return text;
+}
 
 using tessera::hostlink::Connection;
 using tessera::hostlink::exit_status;
@@ -88,6 +95,15 @@ struct HostLink::Machine {
   std::thread receiver, console_reader;
   bool started = false;  // go() was called
   std::vector<Message> send_buffer;
+  // Bytes for threads' partitions (tesseraLoadHeapSRAM), handed to the machine as a preload file
+  // (tessera/models/preload.h) when it starts.
+  struct Preload {
+    uint32_t thread_id;
+    uint32_t offset;
+    std::string bytes;
+  };
+  std::vector<Preload> preload;
+  uint32_t partition_bytes = 0;
 
   std::mutex mutex;
   std::condition_variable changed;
@@ -178,6 +194,27 @@ struct HostLink::Machine {
 
   bool ended() const { return console_closed && link_closed; }
 
+  void write_preload(const std::string& path) const {
+    std::string file;
+    const auto word = [&](uint32_t w) {
+      for (int i = 0; i < 4; i++) file.push_back(static_cast<char>(w >> (8 * i)));
+    };
+    word(TESSERA_PRELOAD_MAGIC);
+    word(TESSERA_PRELOAD_VERSION);
+    word(static_cast<uint32_t>(preload.size()));
+    for (const Preload& p : preload) {
+      word(p.thread_id);
+      word(p.offset);
+      word(static_cast<uint32_t>(p.bytes.size()));
+      file += p.bytes;
+      file.append((4 - p.bytes.size() % 4) % 4, '\0');
+    }
+    FILE* f = fopen(path.c_str(), "wb");
+    if (f == nullptr || fwrite(file.data(), 1, file.size(), f) != file.size() || fclose(f) != 0) {
+      fail("cannot write the preload file " + path + ": " + strerror(errno));
+    }
+  }
+
   void start(const std::string& elf) {
     char dir_template[] = "/tmp/hostlink.XXXXXX";
     if (!mkdtemp(dir_template)) fail(std::string("mkdtemp: ") + strerror(errno));
@@ -187,8 +224,13 @@ struct HostLink::Machine {
     int console[2];
     if (pipe2(console, O_CLOEXEC) != 0) fail(std::string("pipe: ") + strerror(errno));
 
+    std::string machine_properties = properties + ",console-ids=on,hostlink=hostlink";
+    if (!preload.empty()) {
+      write_preload(dir + "/preload.bin");
+      machine_properties += ",preload=" + dir + "/preload.bin";
+    }
     std::vector<std::string> args = {
-        qemu_cmd, qemu, elf, properties + ",console-ids=on,hostlink=hostlink", "--",
+        qemu_cmd, qemu, elf, machine_properties, "--",
         // Stopped until go(), which continues it through the monitor.
         "-S", "-chardev", "socket,id=hostlink,path=" + dir + "/hostlink.sock,server=off",
         "-chardev", "socket,id=monitor,path=" + dir + "/monitor.sock,server=off", "-mon",
@@ -307,6 +349,24 @@ HostLink::HostLink(HostLinkParams params, TesseraHostLinkBuild build)
   }
   meshXLen = static_cast<int>(m.shape.boards_x);
   meshYLen = static_cast<int>(m.shape.boards_y);
+  m.partition_bytes = property(m.properties, "partition-kib", TESSERA_DEFAULT_partition_kib) << 10;
+}
+
+void HostLink::tesseraLoadHeapSRAM(uint32_t threadId, const void* data, uint32_t numBytes) {
+  Machine& m = *machine_;
+  if (m.pid > 0)
+    fail("tesseraLoadHeapSRAM() after boot(): memory is loaded when the machine starts");
+  if (!tessera_thread_exists(&m.shape, threadId)) {
+    fail("tesseraLoadHeapSRAM(): thread 0x" + hex(threadId) + " is not in this machine");
+  }
+  const uint32_t heap = m.partition_bytes / 4;
+  if (numBytes > heap) {
+    fail("tesseraLoadHeapSRAM(): " + std::to_string(numBytes) + " bytes for thread 0x" +
+         hex(threadId) + ", but its heap holds " + std::to_string(heap) +
+         "; raise partition-kib in the shape");
+  }
+  m.preload.push_back(
+      {threadId, m.partition_bytes / 2, std::string(static_cast<const char*>(data), numBytes)});
 }
 
 HostLink::~HostLink() = default;
@@ -490,7 +550,8 @@ static size_t print_lines(HostLink::Machine& m, FILE* outFile, size_t max) {
     fprintf(stderr,
             "HostLink: %llu console lines were dropped: more than %zu MiB of them waited "
             "unread (read them with pollStdOut or dumpStdOut)\n",
-            static_cast<unsigned long long>(dropped), HostLink::Machine::kMaxBufferedConsoleBytes >> 20);
+            static_cast<unsigned long long>(dropped),
+            HostLink::Machine::kMaxBufferedConsoleBytes >> 20);
   }
   for (const std::string& line : lines) fprintf(outFile, "%s\n", line.c_str());
   if (!lines.empty()) fflush(outFile);

@@ -121,6 +121,13 @@ class HostLink {
   // Prints the next `lines` lines, waiting for them.
   void dumpStdOut(FILE* outFile, uint32_t lines);
 
+  // ---- Tessera: memory the machine starts with ----
+
+  // Bytes for a thread's "SRAM" heap (tinselHeapBaseSRAM(), a quarter of its partition from the
+  // middle), written when boot() starts the machine, before any thread runs: how PGraph::write
+  // gives the vertex runtime its graph (docs/vertex.md). Only before boot().
+  void tesseraLoadHeapSRAM(uint32_t threadId, const void* data, uint32_t numBytes);
+
   // Tinsel calls that need hardware Tessera does not model: each is a compile error that says why.
   [[gnu::error(
       "HostLink::keySend: Tessera has no programmable routers, so no routing keys; "

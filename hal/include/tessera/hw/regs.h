@@ -314,6 +314,19 @@ typedef struct TesseraTiming {
 #define TESSERA_IMAGE_HEADER_WORDS  8u
 
 /* ---------------------------------------------------------------------------
+ * Preload file (machine property preload=<file>): bytes the machine writes
+ * into threads' partitions before any hart runs, and again at every reset;
+ * what a host program's PGraph::write gives the vertex runtime
+ * (models/preload.c). Little-endian words: a header of magic, version and
+ * record count, then each record's thread id, byte offset within that
+ * thread's partition and length, followed by its bytes, padded to 4.
+ * ------------------------------------------------------------------------- */
+#define TESSERA_PRELOAD_MAGIC          0x4c505354u /* "TSPL" little-endian */
+#define TESSERA_PRELOAD_VERSION        1u
+#define TESSERA_PRELOAD_HEADER_BYTES   12u
+#define TESSERA_PRELOAD_RECORD_BYTES   12u
+
+/* ---------------------------------------------------------------------------
  * Thread ids (DESIGN 1.1): most significant first board Y, board X, tile Y,
  * tile X, core in tile, thread in core. Each field is ceil(log2(extent))
  * bits wide; tile, core and thread extents are powers of two.
@@ -430,6 +443,17 @@ static inline uint32_t tessera_thread_at(const TesseraShape *s, uint32_t i)
                                << tessera_log2_ceil(s->boards_x) |
                            board % s->boards_x;
     return board_field << tessera_board_shift(s) | i % per_board;
+}
+
+/* Base address of a thread's partition in its board's DRAM: the partitions
+ * follow the code window, in board-local order. */
+static inline uint32_t tessera_partition_base(const TesseraShape *s,
+                                              uint32_t id,
+                                              uint32_t partition_size)
+{
+    return TESSERA_DRAM_BASE + TESSERA_CODE_SIZE +
+           tessera_dense_index(s, id) % tessera_threads_per_board(s) *
+               partition_size;
 }
 
 /* The host sits above every thread id: one more board row. */

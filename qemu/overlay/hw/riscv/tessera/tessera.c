@@ -26,6 +26,7 @@
 #include "hw/riscv/tessera.h"
 #include "tessera/models/image.h"
 #include "tessera/models/mswi.h"
+#include "tessera/models/preload.h"
 #include "elf.h"
 #include "exec/address-spaces.h"
 #include "exec/gdbstub.h"
@@ -286,6 +287,46 @@ static void tessera_check_image_shape(TesseraMachineState *s)
     }
 }
 
+/*
+ * Writes the preload file's records into the threads' partitions, as ROM
+ * blobs of each thread's board, so a reset writes them again. The whole file
+ * is checked first: a bad one stops the machine with one line and changes
+ * nothing.
+ */
+static void tessera_load_preload(TesseraMachineState *s)
+{
+    g_autofree gchar *data = NULL;
+    g_autoptr(GError) err = NULL;
+    gsize size = 0;
+    uint32_t partition = s->partition_kib * KiB;
+    uint32_t per_board = tessera_threads_per_board(&s->shape);
+    TesseraPreloadRecord r;
+    size_t at = 0;
+    char why[160];
+
+    if (!g_file_get_contents(s->preload, &data, &size, &err)) {
+        error_report("tessera: preload=%s: %s", s->preload, err->message);
+        exit(1);
+    }
+    if (!tessera_preload_check((const uint8_t *)data, size, &s->shape,
+                               partition, why, sizeof(why))) {
+        error_report("tessera: preload=%s: %s", s->preload, why);
+        exit(1);
+    }
+    while (tessera_preload_next((const uint8_t *)data, size, &at, &r)) {
+        uint32_t board = tessera_dense_index(&s->shape, r.thread_id) /
+                         per_board;
+
+        if (r.length == 0) {
+            continue;
+        }
+        rom_add_blob_fixed_as("tessera.preload", r.bytes, r.length,
+                              tessera_partition_base(&s->shape, r.thread_id,
+                                                     partition) + r.offset,
+                              &s->board_as[board]);
+    }
+}
+
 /* Loads the image into every board's DRAM; returns its entry point. */
 static uint64_t tessera_load_image(TesseraMachineState *s)
 {
@@ -317,6 +358,9 @@ static uint64_t tessera_load_image(TesseraMachineState *s)
         }
     }
     tessera_check_image_shape(s);
+    if (s->preload) {
+        tessera_load_preload(s);
+    }
     return entry;
 }
 
@@ -688,6 +732,19 @@ static void tessera_set_barrier_log(Object *obj, const char *value,
     s->barrier_log = g_strdup(value);
 }
 
+static char *tessera_get_preload(Object *obj, Error **errp)
+{
+    return g_strdup(TESSERA_MACHINE(obj)->preload);
+}
+
+static void tessera_set_preload(Object *obj, const char *value, Error **errp)
+{
+    TesseraMachineState *s = TESSERA_MACHINE(obj);
+
+    g_free(s->preload);
+    s->preload = g_strdup(value);
+}
+
 static bool tessera_get_console_ids(Object *obj, Error **errp)
 {
     return TESSERA_MACHINE(obj)->console_ids;
@@ -815,6 +872,12 @@ static void tessera_machine_class_init(ObjectClass *oc, void *data)
     object_class_property_set_description(oc, "barrier-log",
         "id of the chardev that receives the barrier controller's command "
         "log (BARRIER, RESULT, WRITE, SYNC lines)");
+    object_class_property_add_str(oc, "preload", tessera_get_preload,
+                                  tessera_set_preload);
+    object_class_property_set_description(oc, "preload",
+        "a preload file: bytes written into threads' partitions before any "
+        "hart runs (HostLink writes one for PGraph::write; "
+        "docs/memory-map.md)");
     object_class_property_add_bool(oc, "console-ids", tessera_get_console_ids,
                                    tessera_set_console_ids);
     object_class_property_set_description(oc, "console-ids",

@@ -84,6 +84,7 @@ struct TesseraMachineState {
     uint32_t barrier_tile_x, barrier_tile_y;
     char *hostlink;          /* chardev id of the host link, or NULL */
     char *barrier_log;       /* chardev id of the barrier command log */
+    char *preload;           /* preload file (models/preload.c), or NULL */
     int idle_master;         /* TesseraTermdetMaster */
     int deadlock;            /* TesseraDeadlockAction */
     bool console_ids;        /* console lines start with the thread id */

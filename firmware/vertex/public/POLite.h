@@ -1,0 +1,16 @@
+// POLite, Tessera's vertex-centric API (docs/vertex.md): device types (PDevice.h) everywhere;
+// on the harts the per-thread runtime (PThread.h), on the host the graph and its placement
+// (PGraph.h). TESSERA_POLITE_DEVICE selects the device side on the host too (unit tests run the
+// runtime on the host backend's machine).
+#ifndef TESSERA_POLITE_H
+#define TESSERA_POLITE_H
+
+#include "POLite/PDevice.h"
+
+#if defined(__riscv) || defined(TINSEL) || defined(TESSERA_POLITE_DEVICE)
+#include "POLite/PThread.h"
+#else
+#include "POLite/PGraph.h"
+#endif
+
+#endif

@@ -1,0 +1,302 @@
+// The vertex runtime on the host backend's machine: PGraph builds every thread's image, each
+// hart runs PThread::run on its own, and the finish messages reach the host. Results are checked
+// against single-threaded references: SSSP (asynchronous, the paper's Fig. 4) exactly, and a
+// synchronous integer recurrence exactly, step by step.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <queue>
+#include <random>
+#include <vector>
+
+#include "tessera/host/machine.h"
+
+#define TESSERA_POLITE_DEVICE
+#include "POLite.h"
+#include "POLite/PGraph.h"
+
+extern "C" void tessera_runtime_prepare_mailbox();  // firmware/tinsel/v2_start.cc
+
+namespace {
+
+using tessera::host::Hart;
+using tessera::host::Machine;
+using tessera::host::MachineParams;
+
+// ---- SSSP, asynchronous: the vertex of the paper's Fig. 4, with its id in the result ----
+
+struct SSSPState {
+  uint32_t id;
+  int32_t dist;
+  uint8_t isSource;
+};
+
+struct SSSPMessage {
+  uint32_t id;
+  int32_t dist;
+};
+
+struct SSSPVertex : PVertex<SSSPState, int32_t, SSSPMessage> {
+  void init() { *readyToSend = s->isSource ? Pin(0) : No; }
+  void send(volatile SSSPMessage* msg) {
+    msg->dist = s->dist;
+    *readyToSend = No;
+  }
+  void recv(SSSPMessage* msg, int32_t* weight) {
+    const int32_t newDist = msg->dist + *weight;
+    if (newDist < s->dist) {
+      s->dist = newDist;
+      *readyToSend = Pin(0);
+    }
+  }
+  bool step() { return false; }
+  bool finish(volatile SSSPMessage* msg) {
+    msg->id = s->id;
+    msg->dist = s->dist;
+    return true;
+  }
+};
+
+// ---- A synchronous recurrence: x' = 3x + (sum of the in-neighbours' x) mod 2^32, per step ----
+
+struct SumState {
+  uint32_t id;
+  uint32_t x;
+  uint32_t sum;
+  uint32_t steps;
+};
+
+struct SumMessage {
+  uint32_t id;
+  uint32_t x;
+};
+
+constexpr uint32_t kSumSteps = 6;
+
+struct SumDevice : PDevice<SumState, None, SumMessage> {
+  void init() { *readyToSend = Pin(0); }
+  void send(volatile SumMessage* msg) {
+    msg->x = s->x;
+    *readyToSend = No;
+  }
+  void recv(SumMessage* msg, None*) { s->sum += msg->x; }
+  bool step() {
+    s->x = 3 * s->x + s->sum;
+    s->sum = 0;
+    if (++s->steps == kSumSteps) return false;
+    *readyToSend = Pin(0);
+    return true;
+  }
+  bool finish(volatile SumMessage* msg) {
+    msg->id = s->id;
+    msg->x = s->x;
+    return true;
+  }
+};
+
+struct Edge {
+  uint32_t from, to;
+  int32_t weight;
+};
+
+// A random graph: every vertex has 1..4 out-edges, mostly to nearby ids (locality), some far.
+std::vector<Edge> RandomGraph(uint32_t n, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::vector<Edge> edges;
+  for (uint32_t v = 0; v < n; v++) {
+    const uint32_t out = 1 + rng() % 4;
+    for (uint32_t k = 0; k < out; k++) {
+      const uint32_t to = rng() % 5 == 0 ? rng() % n : (v + 1 + rng() % 8) % n;
+      if (to != v) edges.push_back({v, to, static_cast<int32_t>(1 + rng() % 20)});
+    }
+  }
+  return edges;
+}
+
+std::vector<int32_t> Dijkstra(uint32_t n, const std::vector<Edge>& edges, uint32_t source) {
+  std::vector<std::vector<std::pair<uint32_t, int32_t>>> out(n);
+  for (const Edge& e : edges) out[e.from].push_back({e.to, e.weight});
+  std::vector<int32_t> dist(n, INT32_MAX);
+  using Item = std::pair<int32_t, uint32_t>;
+  std::priority_queue<Item, std::vector<Item>, std::greater<Item>> queue;
+  dist[source] = 0;
+  queue.push({0, source});
+  while (!queue.empty()) {
+    const auto [d, v] = queue.top();
+    queue.pop();
+    if (d != dist[v]) continue;
+    for (const auto& [to, w] : out[v]) {
+      if (d + w < dist[to]) {
+        dist[to] = d + w;
+        queue.push({dist[to], to});
+      }
+    }
+  }
+  return dist;
+}
+
+struct Shape {
+  const char* name;
+  TesseraShape shape;
+};
+
+// A 3x1 mesh (board extents that are not powers of two) and one of a single board.
+const Shape kShapes[] = {
+    {"boards3x1_tiles2x2_cores2_threads2", {3, 1, 2, 2, 2, 2}},
+    {"boards1x1_tiles2x1_cores4_threads4", {1, 1, 2, 1, 4, 4}},
+};
+
+PMachine MachineOf(const TesseraShape& shape) {
+  return PMachine{shape, 64u << 10};
+}
+
+// Runs the images on every hart; returns the messages the host received.
+template <typename Thread>
+std::vector<tessera::host::HostMessage> RunThreads(
+    const TesseraShape& shape, std::map<uint32_t, std::vector<uint64_t>>& images) {
+  MachineParams params;
+  params.partition_size = 64u << 10;
+  Machine machine(shape, params);
+  machine.run_on_all_harts([&](Hart&) {
+    tessera_runtime_prepare_mailbox();
+    reinterpret_cast<Thread*>(images.at(tinselId()).data())->run();
+  });
+  return machine.host_messages();
+}
+
+template <typename Graph>
+std::map<uint32_t, std::vector<uint64_t>> Images(const Graph& graph) {
+  std::map<uint32_t, std::vector<uint64_t>> images;
+  for (const PThreadId id : graph.threadIds()) images[id] = graph.image(id);
+  return images;
+}
+
+class Vertex : public ::testing::TestWithParam<Shape> {};
+
+TEST_P(Vertex, AsynchronousSSSPEqualsDijkstra) {
+  for (const uint32_t n : {40u, 700u}) {  // fewer vertices than threads, and many per thread
+    const std::vector<Edge> edges = RandomGraph(n, 7 + n);
+    PGraph<SSSPVertex, SSSPState, int32_t, SSSPMessage> graph(MachineOf(GetParam().shape));
+    for (uint32_t v = 0; v < n; v++) ASSERT_EQ(graph.newDevice(), v);
+    for (const Edge& e : edges) graph.addLabelledEdge(e.weight, e.from, 0, e.to);
+    graph.map();
+    for (uint32_t v = 0; v < n; v++) {
+      graph.devices[v]->state = SSSPState{v, INT32_MAX, v == 3};
+    }
+    graph.devices[3]->state.dist = 0;
+    auto images = Images(graph);
+    const auto messages =
+        RunThreads<PThread<SSSPVertex, SSSPState, int32_t, SSSPMessage>>(GetParam().shape, images);
+
+    const std::vector<int32_t> expected = Dijkstra(n, edges, 3);
+    ASSERT_EQ(messages.size(), n) << "one finish message per vertex";
+    std::vector<int> seen(n, 0);
+    for (const auto& m : messages) {
+      PMessage<SSSPMessage> msg;
+      memcpy(&msg, m.bytes.data(), sizeof msg);
+      ASSERT_LT(msg.payload.id, n);
+      seen[msg.payload.id]++;
+      EXPECT_EQ(msg.payload.dist, expected[msg.payload.id]) << "vertex " << msg.payload.id;
+    }
+    EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), static_cast<long>(n));
+  }
+}
+
+TEST_P(Vertex, SynchronousStepsEqualTheReference) {
+  const uint32_t n = 300;
+  const std::vector<Edge> edges = RandomGraph(n, 99);
+  PGraph<SumDevice, SumState, None, SumMessage> graph(MachineOf(GetParam().shape));
+  for (uint32_t v = 0; v < n; v++) graph.newDevice();
+  for (const Edge& e : edges) graph.addEdge(e.from, 0, e.to);
+  graph.map();
+  std::vector<uint32_t> x(n);
+  for (uint32_t v = 0; v < n; v++) {
+    x[v] = v * 2654435761u;
+    graph.devices[v]->state = SumState{v, x[v], 0, 0};
+  }
+  auto images = Images(graph);
+  const auto messages =
+      RunThreads<PThread<SumDevice, SumState, None, SumMessage>>(GetParam().shape, images);
+
+  for (uint32_t step = 0; step < kSumSteps; step++) {
+    std::vector<uint32_t> sum(n, 0);
+    for (const Edge& e : edges) sum[e.to] += x[e.from];
+    for (uint32_t v = 0; v < n; v++) x[v] = 3 * x[v] + sum[v];
+  }
+  ASSERT_EQ(messages.size(), n);
+  for (const auto& m : messages) {
+    PMessage<SumMessage> msg;
+    memcpy(&msg, m.bytes.data(), sizeof msg);
+    ASSERT_LT(msg.payload.id, n);
+    EXPECT_EQ(msg.payload.x, x[msg.payload.id]) << "vertex " << msg.payload.id;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Shapes, Vertex, ::testing::ValuesIn(kShapes),
+                         [](const ::testing::TestParamInfo<Shape>& info) {
+                           return std::string(info.param.name);
+                         });
+
+TEST(VertexPlacement, ConsecutiveDevicesShareAThreadAndEdgesAreGroupedByTile) {
+  const TesseraShape shape = {2, 1, 2, 1, 2, 2};  // 16 threads, 4 per tile
+  PGraph<SumDevice, SumState, None, SumMessage> graph(MachineOf(shape));
+  for (int v = 0; v < 64; v++) graph.newDevice();  // 4 per thread
+  // Device 0 to one device on each of the 4 threads of tile 1, and to device 1 on its thread.
+  for (PDeviceId to : {16u, 20u, 24u, 28u, 1u}) graph.addEdge(0, 0, to);
+  graph.map();
+  EXPECT_EQ(graph.threadOf(0), graph.threadOf(3));
+  EXPECT_NE(graph.threadOf(0), graph.threadOf(4));
+  EXPECT_EQ(graph.fanOut(0), 5u);
+  const std::vector<uint64_t> words = graph.image(graph.threadOf(0));
+  PThreadImage head;
+  memcpy(&head, words.data(), sizeof head);
+  EXPECT_EQ(head.magic, kPThreadMagic);
+  EXPECT_EQ(head.numDevices, 4u);
+  // Two multicasts (tile 0 for device 1, tile 1 for the four), then the end of the pin.
+  POutEdge out[3];
+  memcpy(out, reinterpret_cast<const char*>(words.data()) + head.outEdgesOffset, sizeof out);
+  EXPECT_EQ(out[0].threadMaskLow, 1u);  // thread 0 of tile 0: device 1's thread
+  EXPECT_EQ(out[1].threadMaskLow, 0xfu);
+  EXPECT_EQ(out[2].key, InvalidKey);
+}
+
+using VertexDeathTest = ::testing::Test;
+
+TEST_F(VertexDeathTest, BadGraphsAreRefusedWithTheirReason) {
+  const TesseraShape shape = {1, 1, 1, 1, 1, 2};
+  using Graph = PGraph<SumDevice, SumState, None, SumMessage>;
+  EXPECT_EXIT(
+      {
+        Graph g(MachineOf(shape));
+        g.map();
+      },
+      ::testing::ExitedWithCode(EXIT_FAILURE), "PGraph: map\\(\\): the graph has no devices");
+  EXPECT_EXIT(
+      {
+        Graph g(MachineOf(shape));
+        g.newDevice();
+        g.addEdge(0, 0, 5);
+      },
+      ::testing::ExitedWithCode(EXIT_FAILURE),
+      "PGraph: addEdge: device 5 does not exist \\(the graph has 1\\)");
+  EXPECT_EXIT(
+      {
+        Graph g(MachineOf(shape));
+        g.newDevice();
+        g.addEdge(0, 1, 0);
+      },
+      ::testing::ExitedWithCode(EXIT_FAILURE),
+      "PGraph: addEdge: pin 1 of device 0 is out of range \\(POLITE_NUM_PINS is 1\\)");
+  EXPECT_EXIT(
+      {
+        Graph g(PMachine{shape, 16u << 10});  // 4 KiB of heap per thread
+        for (int v = 0; v < 1000; v++) g.newDevice();
+        g.map();
+        (void)g.image(g.threadOf(0));
+      },
+      ::testing::ExitedWithCode(EXIT_FAILURE),
+      "PGraph: thread 0x0 needs [0-9]+ bytes for its 500 devices and their edges, but a "
+      "thread's heap holds 4096 \\(partition-kib=16\\): raise partition-kib");
+}
+
+}  // namespace
