@@ -73,9 +73,10 @@ struct SumMessage {
 
 constexpr uint32_t kSumSteps = 6;
 
+// Its send and finish take a plain SumMessage*, as many POLite programs' handlers do.
 struct SumDevice : PDevice<SumState, None, SumMessage> {
   void init() { *readyToSend = Pin(0); }
-  void send(volatile SumMessage* msg) {
+  void send(SumMessage* msg) {
     msg->x = s->x;
     *readyToSend = No;
   }
@@ -87,7 +88,7 @@ struct SumDevice : PDevice<SumState, None, SumMessage> {
     *readyToSend = Pin(0);
     return true;
   }
-  bool finish(volatile SumMessage* msg) {
+  bool finish(SumMessage* msg) {
     msg->id = s->id;
     msg->x = s->x;
     return true;

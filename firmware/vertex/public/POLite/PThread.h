@@ -81,7 +81,7 @@ struct PThread : PThreadImage {
           // A device may have changed its mind since it was queued.
           if (pin != No) {
             DeviceType d = device(src);
-            d.send(&slot->payload);
+            d.send(payloadOf(slot));
             enqueueIfReady(src);
             if (pin == HostPin) {
               tinselSend(static_cast<int>(tinselHostId()), slot);
@@ -126,7 +126,7 @@ struct PThread : PThreadImage {
       tinselWaitUntil(TINSEL_CAN_SEND);
       volatile PMessage<M>* const slot = static_cast<volatile PMessage<M>*>(tinselSendSlot());
       DeviceType d = device(i);
-      if (d.finish(&slot->payload)) tinselSend(static_cast<int>(tinselHostId()), slot);
+      if (d.finish(payloadOf(slot))) tinselSend(static_cast<int>(tinselHostId()), slot);
     }
   }
 
@@ -147,6 +147,12 @@ struct PThread : PThreadImage {
 #endif
 
  private:
+  // The send slot's payload for send() and finish(), which may take M* (as many POLite programs
+  // do) or volatile M* (as PDevice declares).
+  static M* payloadOf(volatile PMessage<M>* slot) {
+    return const_cast<M*>(&slot->payload);
+  }
+
   template <typename T>
   T* at(uint32_t offset) {
     return reinterpret_cast<T*>(reinterpret_cast<char*>(static_cast<PThreadImage*>(this)) + offset);
