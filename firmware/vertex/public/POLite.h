@@ -1,4 +1,4 @@
-// POLite, Tessera's vertex-centric API (docs/vertex.md): device types (PDevice.h) everywhere;
+// POLite, Tessera's vertex-centric API (docs/vertex-api.md): device types (PDevice.h) everywhere;
 // on the harts the per-thread runtime (PThread.h), on the host the graph and its placement
 // (PGraph.h). TESSERA_POLITE_DEVICE selects the device side on the host too (unit tests run the
 // runtime on the host backend's machine).

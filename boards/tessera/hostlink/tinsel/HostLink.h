@@ -125,7 +125,7 @@ class HostLink {
 
   // Bytes for a thread's "SRAM" heap (tinselHeapBaseSRAM(), a quarter of its partition from the
   // middle), written when boot() starts the machine, before any thread runs: how PGraph::write
-  // gives the vertex runtime its graph (docs/vertex.md). Only before boot().
+  // gives the vertex runtime its graph (docs/vertex-api.md). Only before boot().
   void tesseraLoadHeapSRAM(uint32_t threadId, const void* data, uint32_t numBytes);
 
   // Tinsel calls that need hardware Tessera does not model: each is a compile error that says why.

@@ -9,7 +9,7 @@
 //   graph.write(&hostLink);                   // the images go to the machine at boot()
 //
 // Placement keeps devices of consecutive ids on the same thread, tile and board, filling
-// threads in the machine's dense order (docs/vertex.md); map() prints how many edges stay on a
+// threads in the machine's dense order (docs/vertex-api.md); map() prints how many edges stay on a
 // thread, a tile, a board and how many cross boards. A pin's out-edges are grouped by
 // destination tile: one multicast per tile reaches every thread there that has a receiver, and
 // each receiving thread finds its receivers under the message's key.
@@ -31,6 +31,12 @@
 
 #include "POLite/PDevice.h"
 #include "tessera/hw/regs.h"
+
+// A Tinsel program's config.h gives PGraph() its machine. POLite programs include POLite.h before
+// HostLink.h (which includes config.h too), so PGraph.h includes it itself.
+#if __has_include(<config.h>)
+#include <config.h>
+#endif
 
 typedef uint32_t PDeviceId;
 
@@ -89,6 +95,25 @@ class PGraph {
     for (const auto& pin : edges_[id]) n += static_cast<uint32_t>(pin.size());
     return n;
   }
+
+  // In-edges of a device, on every pin of every device.
+  uint32_t fanIn(PDeviceId id) const {
+    check(id, "fanIn");
+    uint32_t n = 0;
+    for (const auto& pins : edges_) {
+      for (const auto& pin : pins) {
+        for (const Edge& e : pin) n += e.to == id;
+      }
+    }
+    return n;
+  }
+
+  // Tinsel's choices between on-chip SRAM and DRAM for each table. Tessera's threads keep their
+  // whole image in their DRAM partition, so these are accepted and change nothing.
+  bool mapVerticesToDRAM = false;
+  bool mapInEdgeHeadersToDRAM = true;
+  bool mapInEdgeRestToDRAM = true;
+  bool mapOutEdgesToDRAM = true;
 
   // Places the devices and builds the routing tables; devices[] then holds zeroed states.
   void map() {
@@ -354,5 +379,35 @@ class PGraph {
   std::vector<PLocalDeviceId> local_of_;
   std::vector<PState<S>> states_;
 };
+
+// Tinsel's politeSaveStats: with POLITE_DUMP_STATS defined, copies the statistics lines the
+// threads print when they finish (PThread.h: one per core, and with POLITE_COUNT_MSGS one per
+// thread) from the console to `filename`; without it, does nothing. Call it after go(), before
+// reading the finish messages.
+template <typename Link>
+void politeSaveStats(Link* hostLink, const char* filename) {
+#ifdef POLITE_DUMP_STATS
+#ifndef TesseraConfigProperties
+  static_assert(sizeof(Link) == 0, "politeSaveStats needs the program's config.h");
+#else
+  FILE* statsFile = fopen(filename, "wt");
+  if (statsFile == nullptr) {
+    fprintf(stderr, "politeSaveStats: cannot create %s\n", filename);
+    exit(EXIT_FAILURE);
+  }
+  const uint32_t cores = TesseraConfigBoardsX * TesseraConfigBoardsY * TesseraConfigTilesX *
+                         TesseraConfigTilesY * TesseraConfigCoresPerTile;
+  uint32_t lines = cores;
+#ifdef POLITE_COUNT_MSGS
+  lines += cores * TesseraConfigThreadsPerCore;
+#endif
+  hostLink->dumpStdOut(statsFile, lines);
+  fclose(statsFile);
+#endif
+#else
+  (void)hostLink;
+  (void)filename;
+#endif
+}
 
 #endif
