@@ -1,0 +1,3 @@
+# The shapes the vertex apps are built and tested for (mesh-<shape>.props beside this file): the
+# firmware build makes vertex_<app>-<shape> images, the host build a test program per shape.
+set(TESSERA_VERTEX_SHAPES 3x1 2x2)
