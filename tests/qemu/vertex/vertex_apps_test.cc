@@ -81,7 +81,22 @@ TEST(VertexApps, AsyncSSSPEqualsDijkstra) {
   }
 }
 
-TEST(VertexApps, SyncSSSPEqualsDijkstra) {
+// The synchronous apps run on each termination detector: the hardware's (tinselIdle) and the
+// software ones of firmware/termination, built into their own images.
+class VertexSyncApps : public testing::TestWithParam<std::string> {
+ protected:
+  // The image of a synchronous app on this test's detector.
+  static std::string App(const std::string& app) {
+    return GetParam() == "hw" ? app : app + "_" + GetParam();
+  }
+};
+
+INSTANTIATE_TEST_SUITE_P(Detectors, VertexSyncApps, testing::Values("hw", "clocktree", "safra"),
+                         [](const testing::TestParamInfo<std::string>& info) {
+                           return info.param;
+                         });
+
+TEST_P(VertexSyncApps, SSSPEqualsDijkstra) {
   const Graph g = testGraph(3000, 2027);
   PGraph<SSSPSyncVertex, SSSPSyncState, int32_t, SSSPMessage> graph;
   AddVertices(graph, g);
@@ -91,7 +106,7 @@ TEST(VertexApps, SyncSSSPEqualsDijkstra) {
     const int32_t dist = v == kSource ? 0 : INT32_MAX;
     graph.devices[v]->state = SSSPSyncState{v, dist, dist, v == kSource};
   }
-  const auto results = RunOnMachine<decltype(graph), SSSPMessage>(graph, "sssp_sync");
+  const auto results = RunOnMachine<decltype(graph), SSSPMessage>(graph, App("sssp_sync"));
   const auto expected = vertex_reference::ssspDistances(g, kSource);
   const auto by = ByVertex(results, g.vertices, [](const SSSPMessage& m) { return m.id; });
   for (uint32_t v = 0; v < g.vertices; v++) {
@@ -128,8 +143,8 @@ void CheckMSSP(const std::string& app, bool gals) {
   }
 }
 
-TEST(VertexApps, SyncMSSPEqualsBreadthFirstSearch) {
-  CheckMSSP<MSSPSyncVertex, MSSPSyncState>("mssp_sync", false);
+TEST_P(VertexSyncApps, MSSPEqualsBreadthFirstSearch) {
+  CheckMSSP<MSSPSyncVertex, MSSPSyncState>(App("mssp_sync"), false);
 }
 
 TEST(VertexApps, AsyncMSSPEqualsBreadthFirstSearch) {
@@ -175,8 +190,8 @@ void CheckSNN(const std::string& app, bool gals) {
   EXPECT_LT(spikes, n * kSNNSteps / 2);
 }
 
-TEST(VertexApps, SyncSNNRasterEqualsTheReference) {
-  CheckSNN<SNNSyncVertex, SNNSyncState>("snn_sync", false);
+TEST_P(VertexSyncApps, SNNRasterEqualsTheReference) {
+  CheckSNN<SNNSyncVertex, SNNSyncState>(App("snn_sync"), false);
 }
 
 TEST(VertexApps, AsyncSNNRasterEqualsTheReference) {

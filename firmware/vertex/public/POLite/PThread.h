@@ -20,10 +20,55 @@
 #include "POLite/PDevice.h"
 #include "tinsel.h"
 
-template <typename DeviceType, typename S, typename E, typename M>
+// How the runtime reaches the mailbox and detects termination: the interface of a
+// tessera::termination detector (tessera/termination/detector.h). PTinselMailbox is tinselIdle
+// and the plain mailbox through tinsel.h, the default. A build that defines
+// TESSERA_TERMINATION_METHOD (tessera/termination/select.h) runs every PThread on that detector
+// instead, the software ones included, with the same results (docs/vertex-api.md).
+struct PTinselMailbox {
+  static constexpr uint32_t kReservedWords = 0;
+  int idle(bool vote) { return tinselIdle(vote); }
+  bool can_recv() { return tinselCanRecv() != 0; }
+  volatile void* recv() { return tinselRecv(); }
+  void free(volatile void* msg) { tinselFree(msg); }
+  void send(uint32_t dest, volatile void* msg, uint32_t flits) {
+    tinselSetLen(static_cast<int>(flits - 1));
+    tinselSend(static_cast<int>(dest), msg);
+  }
+  void multicast(uint32_t mailbox, uint32_t maskHigh, uint32_t maskLow, volatile void* msg,
+                 uint32_t flits) {
+    tinselSetLen(static_cast<int>(flits - 1));
+    tinselMulticast(mailbox, maskHigh, maskLow, msg);
+  }
+};
+
+#ifdef TESSERA_TERMINATION_METHOD
+#include "tessera/termination/select.h"
+typedef tessera::termination::Selected PDefaultMailbox;
+#else
+typedef PTinselMailbox PDefaultMailbox;
+#endif
+
+// A message between threads: the detector's reserved word, if it has one, then the PMessage.
+template <typename M, uint32_t ReservedWords>
+struct PWire {
+  uint32_t reserved[ReservedWords];
+  PMessage<M> message;
+};
+template <typename M>
+struct PWire<M, 0> {
+  PMessage<M> message;
+};
+
+template <typename DeviceType, typename S, typename E, typename M,
+          typename Mailbox = PDefaultMailbox>
 struct PThread : PThreadImage {
-  static_assert(sizeof(PMessage<M>) <= TESSERA_MAX_FLITS * TESSERA_BYTES_PER_FLIT,
-                "a POLite message (2 bytes of key, then M) must fit in 4 flits");
+  typedef PWire<M, Mailbox::kReservedWords> Wire;
+  static_assert(sizeof(Wire) <= TESSERA_MAX_FLITS * TESSERA_BYTES_PER_FLIT,
+                "a POLite message (2 bytes of key, then M; with a software termination "
+                "detector, a word before them) must fit in 4 flits");
+  static constexpr uint32_t kWireFlits = (sizeof(Wire) - 1) / TESSERA_BYTES_PER_FLIT + 1;
+  static constexpr uint32_t kHostFlits = (sizeof(PMessage<M>) - 1) / TESSERA_BYTES_PER_FLIT + 1;
 
   void run() {
     // A thread the host wrote no image for holds no devices, but still takes part in
@@ -35,6 +80,10 @@ struct PThread : PThreadImage {
     PInEdge<E>* const inEdges = at<PInEdge<E>>(inEdgesOffset);
     PLocalDeviceId* const senders = at<PLocalDeviceId>(sendersOffset);
     uint32_t queued = 0;  // senders[0 .. queued) want to send; the last one goes first
+    Mailbox mailbox;
+    volatile Wire* const wire = static_cast<volatile Wire*>(tinselSendSlot());
+    // Messages to the host are plain PMessages (the host link is outside termination detection).
+    volatile PMessage<M>* const toHost = static_cast<volatile PMessage<M>*>(tinselSendSlot());
 
     const auto device = [&](uint32_t i) {
       DeviceType d;
@@ -57,21 +106,21 @@ struct PThread : PThreadImage {
       device(i).init();
       enqueueIfReady(i);
     }
-    tinselSetLen(static_cast<int>((sizeof(PMessage<M>) - 1) / TESSERA_BYTES_PER_FLIT));
 
     const POutEdge* multicast = nullptr;  // the next destination tile of the slot's message
     bool active = true;                   // did the last step() round ask for another?
     for (;;) {
-      volatile PMessage<M>* const slot = static_cast<volatile PMessage<M>*>(tinselSendSlot());
       if (multicast != nullptr && multicast->key == InvalidKey) multicast = nullptr;
       if (multicast != nullptr || queued > 0) {
         if (!tinselCanSend()) {
+          // Keep receiving while the network is full, or two busy threads could wait on
+          // each other forever.
           blockedSends++;
           tinselWaitUntil(TINSEL_CAN_SEND | TINSEL_CAN_RECV);
         } else if (multicast != nullptr) {
-          slot->destKey = multicast->key;
-          tinselMulticast(multicast->mbox, multicast->threadMaskHigh, multicast->threadMaskLow,
-                          slot);
+          wire->message.destKey = multicast->key;
+          mailbox.multicast(multicast->mbox, multicast->threadMaskHigh, multicast->threadMaskLow,
+                            wire, kWireFlits);
           msgsSent++;
           multicast++;
         } else {
@@ -79,20 +128,21 @@ struct PThread : PThreadImage {
           states[src].isMarkedRTS = 0;
           const PPin pin = states[src].readyToSend;
           // A device may have changed its mind since it was queued.
-          if (pin != No) {
+          if (pin == HostPin) {
             DeviceType d = device(src);
-            d.send(payloadOf(slot));
+            d.send(payloadOf(toHost));
             enqueueIfReady(src);
-            if (pin == HostPin) {
-              tinselSend(static_cast<int>(tinselHostId()), slot);
-              msgsSent++;
-            } else {
-              multicast = &outEdges[states[src].pinBase[pin - 2]];
-            }
+            PTinselMailbox().send(tinselHostId(), toHost, kHostFlits);
+            msgsSent++;
+          } else if (pin != No) {
+            DeviceType d = device(src);
+            d.send(payloadOf(&wire->message));
+            enqueueIfReady(src);
+            multicast = &outEdges[states[src].pinBase[pin - 2]];
           }
         }
       } else {
-        const int idle = tinselIdle(!active);
+        const int idle = mailbox.idle(!active);
         if (idle > 1) break;
         if (idle == 1) {
           active = false;
@@ -105,9 +155,10 @@ struct PThread : PThreadImage {
         }
       }
 
-      while (tinselCanRecv()) {
+      while (mailbox.can_recv()) {
+        volatile void* const received = mailbox.recv();
         PMessage<M>* const in =
-            const_cast<PMessage<M>*>(static_cast<volatile PMessage<M>*>(tinselRecv()));
+            const_cast<PMessage<M>*>(&static_cast<volatile Wire*>(received)->message);
         const PInRange range = inRanges[in->destKey];
         for (uint32_t e = range.first; e < range.first + range.count; e++) {
           DeviceType d = device(inEdges[e].devId);
@@ -115,7 +166,7 @@ struct PThread : PThreadImage {
           enqueueIfReady(inEdges[e].devId);
           msgsReceived++;
         }
-        tinselFree(in);
+        mailbox.free(received);
       }
     }
 
@@ -124,9 +175,8 @@ struct PThread : PThreadImage {
 #endif
     for (uint32_t i = 0; i < numDevices; i++) {
       tinselWaitUntil(TINSEL_CAN_SEND);
-      volatile PMessage<M>* const slot = static_cast<volatile PMessage<M>*>(tinselSendSlot());
       DeviceType d = device(i);
-      if (d.finish(payloadOf(slot))) tinselSend(static_cast<int>(tinselHostId()), slot);
+      if (d.finish(payloadOf(toHost))) PTinselMailbox().send(tinselHostId(), toHost, kHostFlits);
     }
   }
 
