@@ -1,6 +1,8 @@
 # The shapes the vertex apps are built and tested for (mesh-<shape>.props beside this file): the
 # firmware build makes vertex_<app>-<shape> images, the host build a test program per shape.
 set(TESSERA_VERTEX_SHAPES 3x1 2x2)
-# The synchronous apps, which are also built on each software termination detector.
+# Every app (<app>.cc), and the synchronous ones, which are also built on each software
+# termination detector.
+set(TESSERA_VERTEX_APPS sssp sssp_sync mssp_sync mssp_async snn_sync snn_async)
 set(TESSERA_VERTEX_SYNC_APPS sssp_sync mssp_sync snn_sync)
 set(TESSERA_VERTEX_SOFTWARE_DETECTORS clocktree safra)

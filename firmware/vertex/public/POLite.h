@@ -11,6 +11,7 @@
 #include "POLite/PThread.h"
 #else
 #include "POLite/PGraph.h"
+#include "POLite/PResults.h"
 #endif
 
 #endif

@@ -24,7 +24,7 @@ using vertex_reference::Edge;
 using vertex_reference::Graph;
 
 // Writes the graph, boots vertex_<app>-<shape> and returns every finish message, in the order
-// they came.
+// they came. Every thread also reports how its run went: the counts must add up.
 template <typename G, typename M>
 std::vector<M> RunOnMachine(G& graph, const std::string& app) {
   HostLink hostLink;
@@ -33,14 +33,16 @@ std::vector<M> RunOnMachine(G& graph, const std::string& app) {
       std::string(TESSERA_TEST_APPS) + "/vertex_" + app + "-" + TESSERA_VERTEX_SHAPE;
   hostLink.boot((image + ".code.v").c_str(), (image + ".data.v").c_str());
   hostLink.go();
-  std::vector<M> results;
-  for (uint32_t i = 0; i < graph.numDevices; i++) {
-    PMessage<M> msg;
-    hostLink.recvMsg(&msg, sizeof msg);
-    results.push_back(msg.payload);
-  }
+  const PRunResults<M> run = collectResults<M>(&hostLink, graph.numDevices, graph.numThreads());
   hostLink.dumpStdOut();  // waits for the end: status 0, or HostLink reports it
-  return results;
+  const PRunTotals totals = run.totals();
+  uint32_t devices = 0;
+  for (const PThreadReport& r : run.reports) devices += r.devices;
+  EXPECT_EQ(devices, graph.numDevices) << "the reports' devices";
+  EXPECT_GT(totals.sent, 0u);
+  EXPECT_GE(totals.delivered, totals.sent) << "a message reaches at least one in-edge";
+  EXPECT_GT(totals.cycles, 0u);
+  return run.results;
 }
 
 template <typename G>

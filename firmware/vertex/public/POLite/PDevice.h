@@ -81,6 +81,25 @@ struct PMessage {
 // Key that ends a pin's list of out-edges.
 #define InvalidKey 0xffff
 
+// Keys of the messages threads send to the host: a finish() or HostPin message, and a thread's
+// report (PThreadReport).
+#define PHostKey 0xfffe
+#define PReportKey 0xfffd
+
+// What each thread sends the host after its finish messages, in builds that define
+// TESSERA_POLITE_REPORT (Tessera's vertex apps do): how its run went, for benchmarks and tests.
+struct PThreadReport {
+  uint16_t key;  // PReportKey
+  uint16_t reserved;
+  uint32_t threadId;
+  uint32_t devices;
+  uint32_t steps;                  // time steps (step() rounds)
+  uint32_t sent;                   // messages to other threads (one per destination tile of a pin)
+  uint32_t delivered;              // recv() calls: one per in-edge a message reached
+  uint32_t blockedSends;           // times the thread found the network full
+  uint32_t cyclesLow, cyclesHigh;  // modelled cycles when the run ended on this thread
+};
+
 // One destination tile of a pin: a multicast to the threads of mask in tile mbox, which find
 // their receiving devices under key.
 struct POutEdge {

@@ -146,6 +146,12 @@ class PGraph {
     printPlacement();
   }
 
+  // Threads of the machine: each runs the runtime, and sends a report in builds that ask for
+  // one (PResults.h).
+  uint32_t numThreads() const {
+    return tessera_num_threads(&machine_.shape);
+  }
+
   // Thread id of the thread a device was placed on (after map()).
   PThreadId threadOf(PDeviceId id) const {
     check(id, "threadOf");

@@ -132,6 +132,7 @@ struct PThread : PThreadImage {
             DeviceType d = device(src);
             d.send(payloadOf(toHost));
             enqueueIfReady(src);
+            toHost->destKey = PHostKey;
             PTinselMailbox().send(tinselHostId(), toHost, kHostFlits);
             msgsSent++;
           } else if (pin != No) {
@@ -176,9 +177,39 @@ struct PThread : PThreadImage {
     for (uint32_t i = 0; i < numDevices; i++) {
       tinselWaitUntil(TINSEL_CAN_SEND);
       DeviceType d = device(i);
-      if (d.finish(payloadOf(toHost))) PTinselMailbox().send(tinselHostId(), toHost, kHostFlits);
+      if (d.finish(payloadOf(toHost))) {
+        toHost->destKey = PHostKey;
+        PTinselMailbox().send(tinselHostId(), toHost, kHostFlits);
+      }
     }
+#ifdef TESSERA_POLITE_REPORT
+    report();
+#endif
   }
+
+#ifdef TESSERA_POLITE_REPORT
+  void report() {
+    // The two halves of one count: if the high half moved while the low one was read, the low
+    // one wrapped, and a fresh read belongs to the new high half.
+    const uint32_t before = tinselCycleCountU();
+    uint32_t low = tinselCycleCount();
+    const uint32_t high = tinselCycleCountU();
+    if (high != before) low = tinselCycleCount();
+    tinselWaitUntil(TINSEL_CAN_SEND);
+    volatile PThreadReport* const r = static_cast<volatile PThreadReport*>(tinselSendSlot());
+    r->key = PReportKey;
+    r->threadId = tinselId();
+    r->devices = numDevices;
+    r->steps = time;
+    r->sent = msgsSent;
+    r->delivered = msgsReceived;
+    r->blockedSends = blockedSends;
+    r->cyclesLow = low;
+    r->cyclesHigh = high;
+    PTinselMailbox().send(tinselHostId(), r,
+                          (sizeof(PThreadReport) - 1) / TESSERA_BYTES_PER_FLIT + 1);
+  }
+#endif
 
 #ifdef POLITE_DUMP_STATS
   // Tinsel's statistics lines, which politeSaveStats on the host collects: per core its cycles
