@@ -123,6 +123,17 @@ TEST_F(TinselHostLinkDeathTest, MoreBoxesThanTheProgramWasBuiltForAreRefused) {
               "boards");
 }
 
+TEST_F(TinselHostLinkDeathTest, ExtraPropertiesMayNotChangeTheShape) {
+  EXPECT_EXIT(
+      {
+        setenv("TESSERA_HOSTLINK_PROPERTIES", "cpi=4,tiles-x=4", 1);
+        HostLink hostLink;
+      },
+      ::testing::ExitedWithCode(EXIT_FAILURE),
+      "HostLink: TESSERA_HOSTLINK_PROPERTIES sets tiles-x, which the program's config.h or "
+      "HostLink decides");
+}
+
 TEST_F(TinselHostLinkDeathTest, AnImageOfAnotherShapeDoesNotStart) {
   // The same image on a machine of another shape: QEMU refuses it with its one line.
   EXPECT_EXIT(

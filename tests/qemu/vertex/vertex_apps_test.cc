@@ -23,6 +23,9 @@ namespace {
 using vertex_reference::Edge;
 using vertex_reference::Graph;
 
+// Modelled cycles of the last run (RunOnMachine).
+uint64_t lastRunCycles = 0;
+
 // Writes the graph, boots vertex_<app>-<shape> and returns every finish message, in the order
 // they came. Every thread also reports how its run went: the counts must add up.
 template <typename G, typename M>
@@ -42,6 +45,7 @@ std::vector<M> RunOnMachine(G& graph, const std::string& app) {
   EXPECT_GT(totals.sent, 0u);
   EXPECT_GE(totals.delivered, totals.sent) << "a message reaches at least one in-edge";
   EXPECT_GT(totals.cycles, 0u);
+  lastRunCycles = totals.cycles;
   return run.results;
 }
 
@@ -64,6 +68,32 @@ std::vector<const M*> ByVertex(const std::vector<M>& results, uint32_t n, Id id)
 }
 
 constexpr uint32_t kSource = 5;
+
+// SSSP, asynchronous, on a graph of about 30 vertices per thread.
+std::vector<SSSPMessage> RunAsyncSSSP(const Graph& g) {
+  PGraph<SSSPVertex, SSSPState, int32_t, SSSPMessage> graph;
+  AddVertices(graph, g);
+  for (const Edge& e : g.edges) graph.addLabelledEdge(e.weight, e.from, 0, e.to);
+  graph.map();
+  for (uint32_t v = 0; v < g.vertices; v++) {
+    graph.devices[v]->state = SSSPState{v, v == kSource ? 0 : INT32_MAX, v == kSource};
+  }
+  return RunOnMachine<decltype(graph), SSSPMessage>(graph, "sssp");
+}
+
+// HostLink passes timing properties through to the machine: the same run costs more modelled
+// cycles when each instruction does.
+TEST(VertexApps, ModelledCyclesFollowTheMachinesTiming) {
+  const Graph g = testGraph(500, 2030);
+  setenv("TESSERA_HOSTLINK_PROPERTIES", "cpi=1", 1);
+  RunAsyncSSSP(g);
+  const uint64_t cpi1 = lastRunCycles;
+  setenv("TESSERA_HOSTLINK_PROPERTIES", "cpi=4", 1);
+  RunAsyncSSSP(g);
+  unsetenv("TESSERA_HOSTLINK_PROPERTIES");
+  const uint64_t cpi4 = lastRunCycles;
+  EXPECT_GT(cpi4, 2 * cpi1) << "cpi 1: " << cpi1 << " cycles, cpi 4: " << cpi4;
+}
 
 TEST(VertexApps, AsyncSSSPEqualsDijkstra) {
   const Graph g = testGraph(3000, 2026);

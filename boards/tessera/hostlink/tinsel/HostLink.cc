@@ -334,6 +334,18 @@ HostLink::HostLink(HostLinkParams params, TesseraHostLinkBuild build)
   (void)registered;
   Machine& m = *machine_;
   m.properties = build.machine_properties;
+  // Extra properties that change how the machine runs, not its shape (timing: cpi=4, say).
+  if (const char* extra = getenv("TESSERA_HOSTLINK_PROPERTIES"); extra && *extra) {
+    for (const char* key :
+         {"boards-x", "boards-y", "tiles-x", "tiles-y", "cores-per-tile", "threads-per-core",
+          "partition-kib", "hostlink", "console-ids", "preload"}) {
+      if ((std::string(",") + extra).find(std::string(",") + key + "=") != std::string::npos) {
+        fail(std::string("TESSERA_HOSTLINK_PROPERTIES sets ") + key +
+             ", which the program's config.h or HostLink decides");
+      }
+    }
+    m.properties += std::string(",") + extra;
+  }
   const char* qemu = getenv("TESSERA_QEMU");
   m.qemu = qemu && *qemu ? qemu : build.qemu;
   m.qemu_cmd = build.qemu_cmd;
