@@ -75,6 +75,7 @@ class PGraph {
   PDeviceId newDevice() {
     if (mapped_) fail("newDevice() after map()");
     edges_.emplace_back(POLITE_NUM_PINS);
+    fanIn_.push_back(0);
     return numDevices++;
   }
 
@@ -99,13 +100,7 @@ class PGraph {
   // In-edges of a device, on every pin of every device.
   uint32_t fanIn(PDeviceId id) const {
     check(id, "fanIn");
-    uint32_t n = 0;
-    for (const auto& pins : edges_) {
-      for (const auto& pin : pins) {
-        for (const Edge& e : pin) n += e.to == id;
-      }
-    }
-    return n;
+    return fanIn_[id];
   }
 
   // Tinsel's choices between on-chip SRAM and DRAM for each table. Tessera's threads keep their
@@ -228,6 +223,7 @@ class PGraph {
            " is out of range (POLITE_NUM_PINS is " + std::to_string(POLITE_NUM_PINS) + ")");
     }
     edges_[from][pin].push_back(Edge{to, label});
+    fanIn_[to]++;
   }
 
 #ifdef TesseraConfigProperties
@@ -380,6 +376,7 @@ class PGraph {
   bool mapped_ = false;
   uint32_t perThread_ = 1;
   std::vector<std::vector<std::vector<Edge>>> edges_;  // [device] -> [pin] -> edges
+  std::vector<uint32_t> fanIn_;                        // [device] -> in-edges
   std::vector<Thread> threads_;
   std::vector<uint32_t> thread_of_;  // device -> index into threads_
   std::vector<PLocalDeviceId> local_of_;
