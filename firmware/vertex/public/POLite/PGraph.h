@@ -9,9 +9,9 @@
 //   graph.write(&hostLink);                   // the images go to the machine at boot()
 //
 // Placement keeps devices of consecutive ids on the same thread, tile and board, filling
-// threads in the machine's dense order (docs/vertex-api.md); map() prints how many edges stay on a
-// thread, a tile, a board and how many cross boards. A pin's out-edges are grouped by
-// destination tile: one multicast per tile reaches every thread there that has a receiver, and
+// threads in the machine's dense order (docs/vertex-api.md); map() prints (on stderr) how many
+// edges stay on a thread, a tile, a board and how many cross boards. A pin's out-edges are grouped
+// by destination tile: one multicast per tile reaches every thread there that has a receiver, and
 // each receiving thread finds its receivers under the message's key.
 //
 // Bad use (an edge to a device that does not exist, a pin out of range, an empty graph, a
@@ -364,12 +364,12 @@ class PGraph {
         }
       }
     }
-    printf(
-        "PGraph: %u devices on %u of %zu threads; edges within a thread %llu, a tile %llu, "
-        "a board %llu, across boards %llu\n",
-        numDevices, (numDevices + perThread_ - 1) / perThread_, threads_.size(),
-        static_cast<unsigned long long>(level[0]), static_cast<unsigned long long>(level[1]),
-        static_cast<unsigned long long>(level[2]), static_cast<unsigned long long>(level[3]));
+    fprintf(stderr,
+            "PGraph: %u devices on %u of %zu threads; edges within a thread %llu, a tile %llu, "
+            "a board %llu, across boards %llu\n",
+            numDevices, (numDevices + perThread_ - 1) / perThread_, threads_.size(),
+            static_cast<unsigned long long>(level[0]), static_cast<unsigned long long>(level[1]),
+            static_cast<unsigned long long>(level[2]), static_cast<unsigned long long>(level[3]));
   }
 
   PMachine machine_;

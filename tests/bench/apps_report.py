@@ -1,0 +1,111 @@
+#!/usr/bin/python3
+"""Summarises ./tessera bench apps (build/bench/apps*.csv): per app, sync against async over the
+seeds (mean messages, messages per sync time step, modelled cycles, host seconds, speed relative
+to the host reference) at cpi 1 and 4, the published comparisons (Fig. 8), and hardware against
+software termination (Fig. 7). Writes apps-summary.txt and apps.svg (standard library only).
+
+usage: apps_report.py <build/bench>
+"""
+import csv
+import os
+import sys
+from collections import defaultdict
+
+
+def load(path):
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def means(rows):
+    by = defaultdict(lambda: defaultdict(list))
+    for r in rows:
+        for k in ("vertices", "edges", "time_steps", "messages", "cycles", "host_s", "reference_host_s"):
+            by[(r["app"], r["version"])][k].append(float(r[k]))
+    return {key: {k: sum(v) / len(v) for k, v in cols.items()} for key, cols in by.items()}
+
+
+def bars_svg(out, apps, m):
+    """Two panels of grouped bars (log scale): messages and modelled cycles, sync and async."""
+    import math
+    W, H, LEFT, TOP, PANEL = 860, 420, 70, 50, 380
+    s = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" font-family="sans-serif" font-size="12">',
+         f'<rect width="{W}" height="{H}" fill="white"/>',
+         f'<text x="{W / 2}" y="22" text-anchor="middle" font-size="15">Vertex apps, sync (blue) and async (orange): mean of 5 seeds, cpi 1</text>']
+    for p, (metric, title) in enumerate((("messages", "messages"), ("cycles", "modelled cycles"))):
+        x0 = LEFT + p * (PANEL + 40)
+        values = [m[(a, v)][metric] for a in apps for v in ("sync", "async")]
+        lo = math.floor(math.log10(max(min(values), 1)))
+        hi = math.ceil(math.log10(max(values)))
+        top, bottom = TOP + 20, H - 50
+
+        def py(y):
+            return bottom - (bottom - top) * (math.log10(max(y, 1)) - lo) / max(hi - lo, 1)
+
+        s.append(f'<text x="{x0 + PANEL / 2}" y="{TOP + 8}" text-anchor="middle">{title} (log)</text>')
+        for e in range(lo, hi + 1):
+            y = py(10 ** e)
+            s.append(f'<line x1="{x0}" y1="{y:.1f}" x2="{x0 + PANEL}" y2="{y:.1f}" stroke="#ddd"/>')
+            s.append(f'<text x="{x0 - 4}" y="{y + 4:.1f}" text-anchor="end">1e{e}</text>')
+        step = PANEL / len(apps)
+        for i, a in enumerate(apps):
+            for j, (v, colour) in enumerate((("sync", "#1f77b4"), ("async", "#ff7f0e"))):
+                val = m[(a, v)][metric]
+                x = x0 + i * step + 10 + j * (step - 20) / 2
+                y = py(val)
+                s.append(f'<rect x="{x:.1f}" y="{y:.1f}" width="{(step - 20) / 2 - 2:.1f}" height="{bottom - y:.1f}" fill="{colour}"/>')
+            s.append(f'<text x="{x0 + i * step + step / 2:.1f}" y="{bottom + 16}" text-anchor="middle">{a}</text>')
+    s.append("</svg>")
+    with open(out, "w") as f:
+        f.write("\n".join(s) + "\n")
+
+
+def main():
+    d = sys.argv[1]
+    lines = []
+    cpi = {1: means(load(os.path.join(d, "apps.csv"))), 4: means(load(os.path.join(d, "apps_cpi4.csv")))}
+    apps = []
+    for a, _ in cpi[1]:
+        if a not in apps:
+            apps.append(a)
+    for c in (1, 4):
+        m = cpi[c]
+        lines.append(f"cpi {c}: mean of 5 seeds")
+        lines.append(f"  {'app':6} {'version':7} {'vertices':>8} {'steps':>6} {'messages':>10} {'msgs/step':>10} {'cycles':>11} {'host s':>7} {'ref s':>8} {'vs ref':>7}")
+        for a in apps:
+            steps = m[(a, "sync")]["time_steps"]
+            for v in ("sync", "async"):
+                r = m[(a, v)]
+                speed = r["reference_host_s"] / r["host_s"] if r["host_s"] else 0
+                lines.append(f"  {a:6} {v:7} {r['vertices']:8.0f} {r['time_steps']:6.0f} {r['messages']:10.0f} "
+                             f"{r['messages'] / max(steps, 1):10.1f} {r['cycles']:11.0f} {r['host_s']:7.2f} "
+                             f"{r['reference_host_s']:8.4f} {speed:7.4f}")
+        lines.append("")
+    m = cpi[1]
+    lines.append("Published shape (Fig. 8) against this run (cpi 1, async / sync):")
+    expect = {"pagerank": "equal messages", "heat": "equal messages", "mssp": "about 2x the messages",
+              "snn": "hundreds of times the messages", "sssp": "finishes sooner (fewer cycles)"}
+    for a in apps:
+        msg = m[(a, "async")]["messages"] / m[(a, "sync")]["messages"]
+        cyc = m[(a, "async")]["cycles"] / m[(a, "sync")]["cycles"]
+        lines.append(f"  {a:8} published: async {expect.get(a, '-')}; measured: messages x{msg:.2f}, cycles x{cyc:.2f}")
+    lines.append("")
+    term = load(os.path.join(d, "apps_termination.csv"))
+    if term:
+        lines.append(f"Hardware against software termination (Fig. 7), {term[0]['app']}, cpi 1:")
+        by = defaultdict(dict)
+        for r in term:
+            by[int(r["vertices_per_thread"])][r["detector"]] = float(r["cycles"])
+        for vpt in sorted(by):
+            hw, sw = by[vpt].get("hw"), by[vpt].get("clocktree")
+            if hw and sw:
+                lines.append(f"  {vpt:4} vertices per thread: hw {hw:12.0f} cycles, sw-clocktree {sw:12.0f}: speedup x{sw / hw:.2f}")
+    text = "\n".join(lines) + "\n"
+    with open(os.path.join(d, "apps-summary.txt"), "w") as f:
+        f.write(text)
+    print(text, end="")
+    bars_svg(os.path.join(d, "apps.svg"), apps, m)
+
+
+if __name__ == "__main__":
+    main()
