@@ -191,7 +191,7 @@ TEST(VertexApps, PageRankSyncEqualsTheReferenceAndGalsEqualsSync) {
 // the rest starting anywhere in [0, 255).
 constexpr uint32_t kHeatWidth = 60;
 constexpr uint32_t kHeatHeight = 50;
-constexpr uint32_t kHeatIterations = 40;
+constexpr uint32_t kHeatIterations = 24;
 
 TEST(VertexApps, HeatSyncEqualsTheReferenceAndGalsEqualsSync) {
   const uint32_t n = kHeatWidth * kHeatHeight;
