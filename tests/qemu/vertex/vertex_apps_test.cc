@@ -192,7 +192,7 @@ TEST(VertexApps, PageRankSyncEqualsTheReferenceAndGalsEqualsSync) {
 // the rest starting anywhere in [0, 255).
 constexpr uint32_t kHeatWidth = 60;
 constexpr uint32_t kHeatHeight = 50;
-constexpr uint32_t kHeatIterations = 24;
+constexpr uint32_t kHeatIterations = 16;
 
 TEST(VertexApps, HeatSyncEqualsTheReferenceAndGalsEqualsSync) {
   const uint32_t n = kHeatWidth * kHeatHeight;
