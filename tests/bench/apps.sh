@@ -28,7 +28,7 @@ log="$out_dir/apps.log"  # each run's placement line (PGraph)
 : >"$log"
 TESSERA_HOSTLINK_PROPERTIES=cpi=1 "$bench" apps "$vertices" 5 >"$out_dir/apps.csv" 2>>"$log"
 TESSERA_HOSTLINK_PROPERTIES=cpi=4 "$bench" apps "$vertices" 5 >"$out_dir/apps_cpi4.csv" 2>>"$log"
-TESSERA_HOSTLINK_PROPERTIES=cpi=1 "$bench" termination "${TESSERA_BENCH_TERMINATION_APP:-snn_sync}" \
+TESSERA_HOSTLINK_PROPERTIES=cpi=1 "$bench" termination "${TESSERA_BENCH_TERMINATION_APP:-heat_sync}" \
     1 4 16 64 >"$out_dir/apps_termination.csv" 2>>"$log"
 /usr/bin/python3 "$(dirname "$0")/apps_report.py" "$out_dir"
 echo "($((SECONDS - bench_start)) s)"

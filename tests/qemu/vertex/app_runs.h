@@ -9,11 +9,16 @@
 #include <POLite.h>
 
 #include <chrono>
+#include <random>
 #include <string>
 #include <vector>
 
+#include "heat.h"
 #include "mssp.h"
+#include "pagerank.h"
+#include "reference/heat_reference.h"
 #include "reference/mssp_reference.h"
+#include "reference/pagerank_reference.h"
 #include "reference/snn_reference.h"
 #include "reference/sssp_reference.h"
 #include "snn.h"
@@ -231,6 +236,114 @@ AppRun runSNNWith(const Graph& g, uint32_t seed, const std::string& image, uint3
 inline AppRun runSNN(const Graph& g, uint32_t seed, const std::string& image, uint32_t* spikes) {
   return image == "snn_async" ? runSNNWith<SNNGalsVertex, SNNGalsState>(g, seed, image, spikes)
                               : runSNNWith<SNNSyncVertex, SNNSyncState>(g, seed, image, spikes);
+}
+
+// The graph's edges as (from, to) pairs, for the PageRank and heat references.
+inline std::vector<std::pair<uint32_t, uint32_t>> edgePairs(const Graph& g) {
+  std::vector<std::pair<uint32_t, uint32_t>> pairs;
+  for (const Edge& e : g.edges) pairs.push_back({e.from, e.to});
+  return pairs;
+}
+
+// PageRank for `iterations` iterations on a graph whose every edge has one back (GALS needs
+// it): "pagerank_sync" (and its detector variants) or "pagerank_async".
+template <typename Vertex, typename State>
+AppRun runPageRankWith(const Graph& g, const std::string& image, uint32_t iterations) {
+  AppRun run;
+  run.image = image;
+  PGraph<Vertex, State, None, PageRankMessage> graph;
+  addVertices(graph, g);
+  std::vector<uint32_t> fanIn(g.vertices, 0), fanOut(g.vertices, 0);
+  for (const Edge& e : g.edges) {
+    graph.addEdge(e.from, 0, e.to);
+    fanIn[e.to]++;
+    fanOut[e.from]++;
+  }
+  graph.map();
+  for (uint32_t v = 0; v < g.vertices; v++) {
+    State& s = graph.devices[v]->state;
+    s = State{};
+    s.id = v;
+    s.fanOut = fanOut[v];
+    s.iterations = iterations;
+    if constexpr (requires { s.fanIn; }) s.fanIn = fanIn[v];
+  }
+  countEdges(graph, run);
+  const auto results = runOnMachine<decltype(graph), PageRankMessage>(graph, run);
+  const auto start = std::chrono::steady_clock::now();
+  const auto expected = PageRankReference(g.vertices, edgePairs(g), iterations);
+  run.referenceSeconds = secondsSince(start);
+  const auto by = byVertex(results, run, [](const PageRankMessage& m) { return m.id; });
+  for (uint32_t v = 0; v < g.vertices; v++) {
+    if (by[v] == nullptr || by[v]->iteration != iterations || by[v]->value != expected[v]) {
+      run.mismatch("vertex " + std::to_string(v) + ": score " +
+                   (by[v] ? std::to_string(by[v]->value) : "missing") + ", expected " +
+                   std::to_string(expected[v]));
+    }
+  }
+  return run;
+}
+
+inline AppRun runPageRank(const Graph& g, const std::string& image, uint32_t iterations = 10) {
+  return image == "pagerank_async"
+             ? runPageRankWith<PageRankGalsVertex, PageRankGalsState>(g, image, iterations)
+             : runPageRankWith<PageRankSyncVertex, PageRankSyncState>(g, image, iterations);
+}
+
+// Heat transfer for `iterations` steps on a graph whose every edge has one back: one vertex in
+// fifty held at 200 degrees, one in fifty at 10, the rest starting anywhere in [0, 255) (seeded):
+// "heat_sync" (and its detector variants) or "heat_async".
+template <typename Vertex, typename State>
+AppRun runHeatWith(const Graph& g, const std::string& image, uint32_t iterations, uint32_t seed) {
+  AppRun run;
+  run.image = image;
+  std::mt19937 rng(seed);
+  std::vector<int32_t> initial(g.vertices);
+  std::vector<uint8_t> isSource(g.vertices);
+  for (uint32_t v = 0; v < g.vertices; v++) {
+    isSource[v] = v % 50 == 0 || v % 50 == 25;
+    initial[v] = v % 50 == 0    ? 200 * kHeatOne
+                 : v % 50 == 25 ? 10 * kHeatOne
+                                : static_cast<int32_t>(rng() % (255u << 16));
+  }
+  PGraph<Vertex, State, None, HeatMessage> graph;
+  addVertices(graph, g);
+  std::vector<uint32_t> fanIn(g.vertices, 0);
+  for (const Edge& e : g.edges) {
+    graph.addEdge(e.from, 0, e.to);
+    fanIn[e.to]++;
+  }
+  graph.map();
+  for (uint32_t v = 0; v < g.vertices; v++) {
+    State& s = graph.devices[v]->state;
+    s = State{};
+    s.id = v;
+    s.fanIn = fanIn[v];
+    s.iterations = iterations;
+    s.temperature = initial[v];
+    s.isSource = isSource[v];
+  }
+  countEdges(graph, run);
+  const auto results = runOnMachine<decltype(graph), HeatMessage>(graph, run);
+  const auto start = std::chrono::steady_clock::now();
+  const auto expected = HeatReference(initial, isSource, edgePairs(g), iterations);
+  run.referenceSeconds = secondsSince(start);
+  const auto by = byVertex(results, run, [](const HeatMessage& m) { return m.id; });
+  for (uint32_t v = 0; v < g.vertices; v++) {
+    if (by[v] == nullptr || by[v]->iteration != iterations || by[v]->temperature != expected[v]) {
+      run.mismatch("vertex " + std::to_string(v) + ": temperature " +
+                   (by[v] ? std::to_string(by[v]->temperature) : "missing") + ", expected " +
+                   std::to_string(expected[v]));
+    }
+  }
+  return run;
+}
+
+inline AppRun runHeat(const Graph& g, const std::string& image, uint32_t seed,
+                      uint32_t iterations = 16) {
+  return image == "heat_async"
+             ? runHeatWith<HeatGalsVertex, HeatGalsState>(g, image, iterations, seed)
+             : runHeatWith<HeatSyncVertex, HeatSyncState>(g, image, iterations, seed);
 }
 
 }  // namespace vertex_runs

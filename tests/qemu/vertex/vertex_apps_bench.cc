@@ -37,6 +37,8 @@ AppRun runApp(const std::string& app, const std::string& image, uint32_t vertice
   if (app == "sssp") return vertex_runs::runSSSP(testGraph(vertices, seed), image);
   if (app == "mssp") return vertex_runs::runMSSP(testGraph(vertices, seed, true), image);
   if (app == "snn") return vertex_runs::runSNN(testGraph(vertices, seed), seed, image, &spikes);
+  if (app == "pagerank") return vertex_runs::runPageRank(testGraph(vertices, seed, true), image);
+  if (app == "heat") return vertex_runs::runHeat(testGraph(vertices, seed, true), image, seed);
   fprintf(stderr, "vertex_apps_bench: no app %s\n", app.c_str());
   exit(2);
 }
@@ -47,6 +49,8 @@ struct Versions {
   const char* async;
 };
 constexpr Versions kApps[] = {
+    {"pagerank", "pagerank_sync", "pagerank_async"},
+    {"heat", "heat_sync", "heat_async"},
     {"sssp", "sssp_sync", "sssp"},
     {"mssp", "mssp_sync", "mssp_async"},
     {"snn", "snn_sync", "snn_async"},

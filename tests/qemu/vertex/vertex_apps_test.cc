@@ -57,6 +57,16 @@ TEST_P(VertexSyncApps, MSSPEqualsBreadthFirstSearch) {
       vertex_runs::runMSSP(testGraph(2500, 2028, /*undirected=*/true), App("mssp_sync")));
 }
 
+TEST_P(VertexSyncApps, PageRankEqualsTheReference) {
+  ExpectAgreement(
+      vertex_runs::runPageRank(testGraph(1500, 2032, /*undirected=*/true), App("pagerank_sync")));
+}
+
+TEST_P(VertexSyncApps, HeatEqualsTheReference) {
+  ExpectAgreement(
+      vertex_runs::runHeat(testGraph(1500, 2033, /*undirected=*/true), App("heat_sync"), 5));
+}
+
 // A network that never fires, or fires every step, would test nothing: Izhikevich's neurons with
 // this sparse wiring fire about once in 250 steps each.
 TEST_P(VertexSyncApps, SNNRasterEqualsTheReference) {
