@@ -1,5 +1,6 @@
 // Builds a ring of 1,000 vertices with a chord from every seventh, maps and writes it, saves
 // POLite's statistics and checks every hop count against a breadth-first search on the host.
+#include <EdgeList.h>
 #include <HostLink.h>
 
 #include <cstring>
@@ -9,11 +10,20 @@
 #include "hops.h"
 
 int main() {
+  // The graph goes through an edge file and Tinsel's EdgeList, as POLite programs read theirs.
   const uint32_t n = 1000;
+  FILE* file = fopen("hops-edges.txt", "w");
+  for (uint32_t v = 0; v < n; v++) {
+    fprintf(file, "%u %u\n", v, (v + 1) % n);
+    if (v % 7 == 0) fprintf(file, "%u %u\n", v, (v * 31 + 11) % n);
+  }
+  fclose(file);
+  EdgeList net;
+  net.read("hops-edges.txt");
+  if (net.numNodes != n) printf("FAIL EdgeList: %u vertices\n", net.numNodes);
   std::vector<std::vector<uint32_t>> out(n);
   for (uint32_t v = 0; v < n; v++) {
-    out[v].push_back((v + 1) % n);
-    if (v % 7 == 0) out[v].push_back((v * 31 + 11) % n);
+    for (uint32_t i = 1; i <= net.neighbours[v][0]; i++) out[v].push_back(net.neighbours[v][i]);
   }
 
   HostLink hostLink;
