@@ -261,6 +261,28 @@ TEST(VertexPlacement, ConsecutiveDevicesShareAThreadAndEdgesAreGroupedByTile) {
   EXPECT_EQ(out[2].key, InvalidKey);
 }
 
+// A thread's key table lists only the keys it has receivers for: with every device of a tile
+// multicasting to the same tile, each thread still holds one entry per key that reaches it.
+TEST(VertexPlacement, AThreadListsOnlyTheKeysItReceives) {
+  const TesseraShape shape = {1, 1, 2, 1, 1, 16};  // 2 tiles of 16 threads
+  PGraph<SumDevice, SumState, None, SumMessage> graph(MachineOf(shape));
+  for (int v = 0; v < 64; v++) graph.newDevice();  // 2 per thread
+  // Every device of tile 0 sends to one device of tile 1: 32 keys on tile 1, one per thread.
+  for (PDeviceId v = 0; v < 32; v++) graph.addEdge(v, 0, 32 + v);
+  graph.map();
+  for (PDeviceId v = 32; v < 64; v += 2) {
+    const std::vector<uint64_t> words = graph.image(graph.threadOf(v));
+    PThreadImage head;
+    memcpy(&head, words.data(), sizeof head);
+    EXPECT_EQ(head.numKeys, 2u) << "thread of device " << v;
+    PInRange ranges[2];
+    memcpy(ranges, reinterpret_cast<const char*>(words.data()) + head.inRangesOffset,
+           sizeof ranges);
+    EXPECT_LT(ranges[0].key, ranges[1].key) << "sorted";
+    EXPECT_EQ(ranges[0].count, 1u);
+  }
+}
+
 using VertexDeathTest = ::testing::Test;
 
 TEST_F(VertexDeathTest, BadGraphsAreRefusedWithTheirReason) {

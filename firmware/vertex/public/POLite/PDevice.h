@@ -117,10 +117,13 @@ struct PInEdge {
   E edge;
 };
 
-// The in-edges of one key on one thread: inEdges[first .. first + count).
+// The in-edges of one key on one thread: inEdges[first .. first + count). A thread lists only
+// the keys it has receivers for, sorted by key, so its table grows with its own in-edges, not
+// with the multicasts its whole tile receives.
 struct PInRange {
+  uint16_t key;
+  uint16_t count;
   uint32_t first;
-  uint32_t count;
 };
 
 // The header at the base of a thread's image (tinselHeapBaseSRAM()). Offsets are in bytes from
@@ -133,7 +136,7 @@ struct PThreadImage {
   uint32_t devicesOffset;   // PState<S>[numDevices]
   uint32_t outEdgesOffset;  // POutEdge[], each pin's list ended by an InvalidKey entry
   uint32_t numKeys;
-  uint32_t inRangesOffset;  // PInRange[numKeys]
+  uint32_t inRangesOffset;  // PInRange[numKeys], sorted by key
   uint32_t inEdgesOffset;   // PInEdge<E>[]
   uint32_t sendersOffset;   // PLocalDeviceId[numDevices], the queue of senders
   uint32_t imageBytes;      // the whole image

@@ -270,9 +270,17 @@ class PGraph {
                 edge.threadMaskLow |= 1u << lane;
               else
                 edge.threadMaskHigh |= 1u << (lane - 32);
-              if (r.inRanges.size() <= key) r.inRanges.resize(key + 1, PInRange{0, 0});
-              PInRange& range = r.inRanges[key];
-              if (range.count == 0) range.first = static_cast<uint32_t>(r.inEdges.size());
+              // Keys of a tile are handed out in increasing order, so each thread's list of
+              // keys comes out sorted.
+              if (r.inRanges.empty() || r.inRanges.back().key != key) {
+                r.inRanges.push_back(PInRange{static_cast<uint16_t>(key), 0,
+                                              static_cast<uint32_t>(r.inEdges.size())});
+              }
+              PInRange& range = r.inRanges.back();
+              if (range.count == 0xffff) {
+                fail("a message from device " + std::to_string(t.devices[local]) +
+                     " reaches more than 65,535 devices of thread 0x" + hex(r.id));
+              }
               PInEdge<E> in;
               memset(&in, 0, sizeof in);
               in.devId = local_of_[out[i].to];

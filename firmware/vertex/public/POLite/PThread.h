@@ -160,7 +160,7 @@ struct PThread : PThreadImage {
         volatile void* const received = mailbox.recv();
         PMessage<M>* const in =
             const_cast<PMessage<M>*>(&static_cast<volatile Wire*>(received)->message);
-        const PInRange range = inRanges[in->destKey];
+        const PInRange range = rangeOf(inRanges, numKeys, in->destKey);
         for (uint32_t e = range.first; e < range.first + range.count; e++) {
           DeviceType d = device(inEdges[e].devId);
           d.recv(&in->payload, &inEdges[e].edge);
@@ -228,6 +228,22 @@ struct PThread : PThreadImage {
 #endif
 
  private:
+  // The receivers of a key on this thread: a binary search of the sorted table. A key the thread
+  // has no receivers for (which the host's tables never send it) gives none.
+  static PInRange rangeOf(const PInRange* ranges, uint32_t count, uint32_t key) {
+    uint32_t low = 0, high = count;
+    while (low < high) {
+      const uint32_t mid = (low + high) / 2;
+      if (ranges[mid].key < key) {
+        low = mid + 1;
+      } else {
+        high = mid;
+      }
+    }
+    if (low < count && ranges[low].key == key) return ranges[low];
+    return PInRange{0, 0, 0};
+  }
+
   // The send slot's payload for send() and finish(), which may take M* (as many POLite programs
   // do) or volatile M* (as PDevice declares).
   static M* payloadOf(volatile PMessage<M>* slot) {
