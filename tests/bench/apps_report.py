@@ -71,13 +71,13 @@ def main():
     for c in (1, 4):
         m = cpi[c]
         lines.append(f"cpi {c}: mean of 5 seeds")
-        lines.append(f"  {'app':6} {'version':7} {'vertices':>8} {'steps':>6} {'messages':>10} {'msgs/step':>10} {'cycles':>11} {'host s':>7} {'ref s':>8} {'vs ref':>7}")
+        lines.append(f"  {'app':8} {'version':7} {'vertices':>8} {'steps':>6} {'messages':>10} {'msgs/step':>10} {'cycles':>11} {'host s':>7} {'ref s':>8} {'vs ref':>7}")
         for a in apps:
             steps = m[(a, "sync")]["time_steps"]
             for v in ("sync", "async"):
                 r = m[(a, v)]
                 speed = r["reference_host_s"] / r["host_s"] if r["host_s"] else 0
-                lines.append(f"  {a:6} {v:7} {r['vertices']:8.0f} {r['time_steps']:6.0f} {r['messages']:10.0f} "
+                lines.append(f"  {a:8} {v:7} {r['vertices']:8.0f} {r['time_steps']:6.0f} {r['messages']:10.0f} "
                              f"{r['messages'] / max(steps, 1):10.1f} {r['cycles']:11.0f} {r['host_s']:7.2f} "
                              f"{r['reference_host_s']:8.4f} {speed:7.4f}")
         lines.append("")

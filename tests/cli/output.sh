@@ -36,6 +36,13 @@ allowed=(
     '^tessera: '
     '^qemu-system-riscv32: tessera(-[a-z]+)?: '
     '^  threads? 0x[0-9a-f]+.*: .*, since cycles? [0-9.]+$'
+    # the vertex demo (tests/qemu/vertex/vertex_demo.cc) and PGraph's placement line
+    '^Heat transfer on a geometric random graph: '
+    '^(Synchronous|GALS) \(.*\):$'
+    '^  (placement: |time steps [0-9]+, |host: |agreement: )'
+    '^GALS took '
+    '^PGraph: [0-9]+ devices on '
+    '^-> both runs equal the reference \([0-9.]+ s host time\)$'
     # the demo's frame
     '^== '
     '^   \.\.\. \([0-9]+ lines in all\)$'

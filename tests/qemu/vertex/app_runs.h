@@ -35,10 +35,11 @@ struct AppRun {
   uint32_t vertices = 0;
   uint64_t edges = 0;  // as PGraph holds them (back-edges included)
   PRunTotals totals;
-  uint32_t devicesReported = 0;  // by the threads' reports
-  double hostSeconds = 0;        // from boot to the last report
-  double referenceSeconds = 0;   // the host reference, single-threaded
-  uint32_t mismatches = 0;       // vertices whose result differs, or that reported twice or never
+  uint64_t placement[4] = {0, 0, 0, 0};  // edges within a thread, a tile, a board, across boards
+  uint32_t devicesReported = 0;          // by the threads' reports
+  double hostSeconds = 0;                // from boot to the last report
+  double referenceSeconds = 0;           // the host reference, single-threaded
+  uint32_t mismatches = 0;  // vertices whose result differs, or that reported twice or never
   std::string firstMismatch;
 
   void mismatch(const std::string& what) {
@@ -60,6 +61,9 @@ void addVertices(G& graph, const Graph& g) {
   for (uint32_t v = 0; v < g.vertices; v++) graph.newDevice();
 }
 
+// Called as results arrive (collectResults), if set: the demo shows progress.
+inline void (*progress)(uint32_t received, uint32_t results) = nullptr;
+
 // Writes the graph, boots the image and returns every finish message, in the order they came.
 template <typename G, typename M>
 std::vector<M> runOnMachine(G& graph, AppRun& run) {
@@ -69,7 +73,8 @@ std::vector<M> runOnMachine(G& graph, AppRun& run) {
   hostLink.boot((imagePath(run.image) + ".code.v").c_str(),
                 (imagePath(run.image) + ".data.v").c_str());
   hostLink.go();
-  const PRunResults<M> results = collectResults<M>(&hostLink, graph.numDevices, graph.numThreads());
+  const PRunResults<M> results =
+      collectResults<M>(&hostLink, graph.numDevices, graph.numThreads(), progress);
   run.hostSeconds = secondsSince(start);
   hostLink.dumpStdOut();  // waits for the end: status 0, or HostLink reports it and exits
   run.totals = results.totals();
@@ -95,6 +100,7 @@ std::vector<const M*> byVertex(const std::vector<M>& results, AppRun& run, Id id
 template <typename G>
 void countEdges(const G& graph, AppRun& run) {
   run.vertices = graph.numDevices;
+  for (int level = 0; level < 4; level++) run.placement[level] = graph.placement.edges[level];
   for (PDeviceId v = 0; v < graph.numDevices; v++) run.edges += graph.fanOut(v);
 }
 

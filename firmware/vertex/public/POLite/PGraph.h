@@ -141,6 +141,13 @@ class PGraph {
     printPlacement();
   }
 
+  // Where map() put the edges: edges[0] within a thread, [1] within a tile, [2] within a board,
+  // [3] across boards; and how many threads hold devices.
+  struct Placement {
+    uint64_t edges[4] = {0, 0, 0, 0};
+    uint32_t threadsUsed = 0;
+  } placement;
+
   // Threads of the machine: each runs the runtime, and sends a report in builds that ask for
   // one (PResults.h).
   uint32_t numThreads() const {
@@ -357,8 +364,8 @@ class PGraph {
   }
 
   // Edges by where they stay: on one thread, one tile, one board, or across boards.
-  void printPlacement() const {
-    uint64_t level[4] = {0, 0, 0, 0};
+  void printPlacement() {
+    uint64_t* const level = placement.edges;
     const uint32_t boardShift = tessera_board_shift(&machine_.shape);
     for (PDeviceId d = 0; d < numDevices; d++) {
       const PThreadId from = threads_[thread_of_[d]].id;
@@ -372,10 +379,11 @@ class PGraph {
         }
       }
     }
+    placement.threadsUsed = (numDevices + perThread_ - 1) / perThread_;
     fprintf(stderr,
             "PGraph: %u devices on %u of %zu threads; edges within a thread %llu, a tile %llu, "
             "a board %llu, across boards %llu\n",
-            numDevices, (numDevices + perThread_ - 1) / perThread_, threads_.size(),
+            numDevices, placement.threadsUsed, threads_.size(),
             static_cast<unsigned long long>(level[0]), static_cast<unsigned long long>(level[1]),
             static_cast<unsigned long long>(level[2]), static_cast<unsigned long long>(level[3]));
   }

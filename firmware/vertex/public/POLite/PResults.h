@@ -47,10 +47,13 @@ struct PRunResults {
 };
 
 // Receives `results` finish messages and `reports` thread reports (0 for a build without
-// TESSERA_POLITE_REPORT). A message with another key ends the program with one line.
+// TESSERA_POLITE_REPORT). A message with another key ends the program with one line. A long run
+// can show progress: `progress(received, results)` is called after every 1/16 of the results.
 template <typename M, typename Link>
-PRunResults<M> collectResults(Link* hostLink, uint32_t results, uint32_t reports) {
+PRunResults<M> collectResults(Link* hostLink, uint32_t results, uint32_t reports,
+                              void (*progress)(uint32_t, uint32_t) = nullptr) {
   PRunResults<M> run;
+  const uint32_t every = results / 16 > 0 ? results / 16 : 1;
   run.results.reserve(results);
   run.reports.reserve(reports);
   while (run.results.size() < results || run.reports.size() < reports) {
@@ -62,6 +65,10 @@ PRunResults<M> collectResults(Link* hostLink, uint32_t results, uint32_t reports
       PMessage<M> msg;
       memcpy(&msg, whole, sizeof msg);
       run.results.push_back(msg.payload);
+      const uint32_t received = static_cast<uint32_t>(run.results.size());
+      if (progress != nullptr && (received % every == 0 || received == results)) {
+        progress(received, results);
+      }
     } else if (key == PReportKey && run.reports.size() < reports) {
       PThreadReport report;
       memcpy(&report, whole, sizeof report);
