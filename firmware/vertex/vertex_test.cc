@@ -241,6 +241,7 @@ INSTANTIATE_TEST_SUITE_P(Shapes, Vertex, ::testing::ValuesIn(kShapes),
 TEST(VertexPlacement, ConsecutiveDevicesShareAThreadAndEdgesAreGroupedByTile) {
   const TesseraShape shape = {2, 1, 2, 1, 2, 2};  // 16 threads, 4 per tile
   PGraph<SumDevice, SumState, None, SumMessage> graph(MachineOf(shape));
+  graph.placer = PPlacer::Blocks;
   for (int v = 0; v < 64; v++) graph.newDevice();  // 4 per thread
   // Device 0 to one device on each of the 4 threads of tile 1, and to device 1 on its thread.
   for (PDeviceId to : {16u, 20u, 24u, 28u, 1u}) graph.addEdge(0, 0, to);
@@ -266,6 +267,7 @@ TEST(VertexPlacement, ConsecutiveDevicesShareAThreadAndEdgesAreGroupedByTile) {
 TEST(VertexPlacement, AThreadListsOnlyTheKeysItReceives) {
   const TesseraShape shape = {1, 1, 2, 1, 1, 16};  // 2 tiles of 16 threads
   PGraph<SumDevice, SumState, None, SumMessage> graph(MachineOf(shape));
+  graph.placer = PPlacer::Blocks;
   for (int v = 0; v < 64; v++) graph.newDevice();  // 2 per thread
   // Every device of tile 0 sends to one device of tile 1: 32 keys on tile 1, one per thread.
   for (PDeviceId v = 0; v < 32; v++) graph.addEdge(v, 0, 32 + v);

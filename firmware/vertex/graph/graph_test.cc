@@ -4,11 +4,14 @@
 #include <EdgeList.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <queue>
+#include <random>
 
 #include "tessera/graph/geometric.h"
+#include "tessera/graph/partition.h"
 #include "tessera/graph/read.h"
 
 namespace {
@@ -117,6 +120,64 @@ TEST(Geometric, ImpossibleParametersGiveNoGraph) {
   p.vertices = 10;
   p.localityPerMille = 1001;
   EXPECT_EQ(tessera::graph::geometric(p).vertices, 0u);
+}
+
+// Edges whose ends are in different parts of `size` consecutive leaves.
+uint64_t Cut(const Graph& g, const std::vector<uint32_t>& leafOf, uint32_t size) {
+  uint64_t cut = 0;
+  for (const Edge& e : g.edges) cut += leafOf[e.from] / size != leafOf[e.to] / size;
+  return cut;
+}
+
+// METIS against blocks of consecutive ids, on a geometric graph whose ids were shuffled (so ids
+// carry no locality): 6 boards of 4 tiles of 16 threads.
+TEST(Partition, MetisCutsFewerEdgesThanBlocksAndStaysBalanced) {
+  GeometricParams p;
+  p.vertices = 6000;
+  const Graph geometric = tessera::graph::geometric(p);
+  std::vector<uint32_t> shuffle(p.vertices);
+  for (uint32_t v = 0; v < p.vertices; v++) shuffle[v] = v;
+  std::mt19937 rng(3);
+  std::shuffle(shuffle.begin(), shuffle.end(), rng);
+  Graph g;
+  g.vertices = p.vertices;
+  std::vector<std::pair<uint32_t, uint32_t>> links;
+  for (const Edge& e : geometric.edges) {
+    g.edges.push_back({shuffle[e.from], shuffle[e.to], e.weight});
+    links.push_back({shuffle[e.from], shuffle[e.to]});
+  }
+  const std::vector<uint32_t> levels = {6, 4, 16};
+  const uint32_t leaves = 6 * 4 * 16;
+  const std::vector<uint32_t> metis =
+      tessera::graph::partitionHierarchically(g.vertices, links, levels);
+  std::vector<uint32_t> blocks(g.vertices);
+  for (uint32_t v = 0; v < g.vertices; v++) blocks[v] = v * leaves / g.vertices;
+  std::vector<uint32_t> load(leaves, 0);
+  for (uint32_t leaf : metis) {
+    ASSERT_LT(leaf, leaves);
+    load[leaf]++;
+  }
+  const uint32_t fair = g.vertices / leaves;  // 15.6: 15 or 16 with blocks
+  EXPECT_LE(*std::max_element(load.begin(), load.end()), fair * 115 / 100 + 1)
+      << "3% a level, three levels";
+  const uint64_t metisBoards = Cut(g, metis, 64), blockBoards = Cut(g, blocks, 64);
+  const uint64_t metisThreads = Cut(g, metis, 1), blockThreads = Cut(g, blocks, 1);
+  printf("edges across boards: METIS %llu, blocks %llu; across threads: METIS %llu, blocks %llu\n",
+         static_cast<unsigned long long>(metisBoards), static_cast<unsigned long long>(blockBoards),
+         static_cast<unsigned long long>(metisThreads),
+         static_cast<unsigned long long>(blockThreads));
+  EXPECT_LT(metisBoards * 4, blockBoards);
+  EXPECT_LT(metisThreads * 2, blockThreads);
+  // The same input gives the same placement.
+  EXPECT_EQ(metis, tessera::graph::partitionHierarchically(g.vertices, links, levels));
+}
+
+TEST(Partition, FewerVerticesThanThreadsGetAThreadEach) {
+  const std::vector<uint32_t> leafOf =
+      tessera::graph::partitionHierarchically(3, {{0, 1}, {1, 2}}, {2, 4});
+  std::vector<uint32_t> sorted = leafOf;
+  std::sort(sorted.begin(), sorted.end());
+  EXPECT_EQ(std::unique(sorted.begin(), sorted.end()), sorted.end()) << "distinct threads";
 }
 
 TEST(EdgeListReader, ReadsPairsWeightsAndComments) {

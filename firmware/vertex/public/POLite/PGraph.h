@@ -8,11 +8,13 @@
 //   graph.devices[a]->state.dist = 0;         // initial states, after map()
 //   graph.write(&hostLink);                   // the images go to the machine at boot()
 //
-// Placement keeps devices of consecutive ids on the same thread, tile and board, filling
-// threads in the machine's dense order (docs/vertex-api.md); map() prints (on stderr) how many
-// edges stay on a thread, a tile, a board and how many cross boards. A pin's out-edges are grouped
-// by destination tile: one multicast per tile reaches every thread there that has a receiver, and
-// each receiving thread finds its receivers under the message's key.
+// Placement (placer): METIS splits the devices among the boards, each board's among its tiles
+// and each tile's among its threads, cutting as few edges as it can at each level;
+// PPlacer::Blocks keeps consecutive ids together instead, filling threads in the machine's dense
+// order; by default map() takes whichever costs less (docs/vertex-api.md). map() prints (on stderr)
+// how many edges stay on a thread, a tile, a board and how many cross boards. A pin's out-edges are
+// grouped by destination tile: one multicast per tile reaches every thread there that has a
+// receiver, and each receiving thread finds its receivers under the message's key.
 //
 // Bad use (an edge to a device that does not exist, a pin out of range, an empty graph, a
 // thread whose image does not fit its memory) prints one line starting "PGraph:" on stderr and
@@ -30,6 +32,7 @@
 #include <vector>
 
 #include "POLite/PDevice.h"
+#include "tessera/graph/partition.h"
 #include "tessera/hw/regs.h"
 
 // A Tinsel program's config.h gives PGraph() its machine. POLite programs include POLite.h before
@@ -39,6 +42,13 @@
 #endif
 
 typedef uint32_t PDeviceId;
+
+// How map() places devices on threads: with METIS, board by board, tile by tile, thread by thread
+// (tessera/graph/partition.h); in blocks of consecutive ids in the machine's dense order (good
+// when ids already follow the graph's locality); or Best: whichever of the two leaves fewer
+// edges between threads (each needs a message; an edge inside a thread needs none), an edge
+// across boards counting twice (it also crosses the boards' links).
+enum class PPlacer { Best, Metis, Blocks };
 
 // Where a graph runs: the machine's shape and the bytes of each thread's partition, whose
 // "SRAM" heap (a quarter of it, from the middle; tinsel.h) holds the thread's image.
@@ -89,6 +99,9 @@ class PGraph {
     add(from, pin, to, edge);
   }
 
+  // How map() places devices (set before map()).
+  PPlacer placer = PPlacer::Best;
+
   // Out-edges of a device, on every pin.
   uint32_t fanOut(PDeviceId id) const {
     check(id, "fanOut");
@@ -116,7 +129,6 @@ class PGraph {
     if (mapped_) fail("map() called twice");
     const uint32_t threads = tessera_num_threads(&machine_.shape);
     const uint32_t perThread = (numDevices + threads - 1) / threads;
-    perThread_ = perThread;
     if (perThread > 0xffff) {
       fail(std::to_string(numDevices) + " devices need " + std::to_string(perThread) +
            " per thread, more than 65,535");
@@ -125,13 +137,34 @@ class PGraph {
     // runtime's loop and take part in termination detection.
     threads_.assign(threads, Thread());
     for (uint32_t t = 0; t < threads; t++) threads_[t].id = tessera_thread_at(&machine_.shape, t);
-    thread_of_.resize(numDevices);
+    std::vector<uint32_t> blocks(numDevices);
+    for (PDeviceId d = 0; d < numDevices; d++) blocks[d] = d / perThread;
+    placedBy_ = PPlacer::Blocks;
+    thread_of_ = blocks;
+    if (placer != PPlacer::Blocks) {
+      std::vector<std::pair<uint32_t, uint32_t>> links;
+      for (PDeviceId d = 0; d < numDevices; d++) {
+        for (const auto& pin : edges_[d]) {
+          for (const Edge& e : pin) links.push_back({d, e.to});
+        }
+      }
+      const TesseraShape& m = machine_.shape;
+      std::vector<uint32_t> metis = tessera::graph::partitionHierarchically(
+          numDevices, links,
+          {m.boards_x * m.boards_y, m.tiles_x * m.tiles_y, m.cores_per_tile * m.threads_per_core});
+      if (placer == PPlacer::Metis || cost(metis) < cost(blocks)) {
+        thread_of_ = std::move(metis);
+        placedBy_ = PPlacer::Metis;
+      }
+    }
     local_of_.resize(numDevices);
     for (PDeviceId d = 0; d < numDevices; d++) {
-      const uint32_t t = d / perThread;
-      thread_of_[d] = t;
-      local_of_[d] = static_cast<PLocalDeviceId>(threads_[t].devices.size());
-      threads_[t].devices.push_back(d);
+      Thread& t = threads_[thread_of_[d]];
+      if (t.devices.size() == 0xffff) {
+        fail("thread 0x" + hex(t.id) + " was given more than 65,535 devices");
+      }
+      local_of_[d] = static_cast<PLocalDeviceId>(t.devices.size());
+      t.devices.push_back(d);
     }
     states_.assign(numDevices, PState<S>());
     devices.resize(numDevices);
@@ -364,14 +397,16 @@ class PGraph {
   }
 
   // Edges by where they stay: on one thread, one tile, one board, or across boards.
-  void printPlacement() {
-    uint64_t* const level = placement.edges;
+  // Edges of a placement (thread index of each device) within a thread, a tile, a board, and
+  // across boards.
+  void countLevels(const std::vector<uint32_t>& threadOf, uint64_t level[4]) const {
     const uint32_t boardShift = tessera_board_shift(&machine_.shape);
+    for (int l = 0; l < 4; l++) level[l] = 0;
     for (PDeviceId d = 0; d < numDevices; d++) {
-      const PThreadId from = threads_[thread_of_[d]].id;
+      const PThreadId from = threads_[threadOf[d]].id;
       for (const auto& pin : edges_[d]) {
         for (const Edge& e : pin) {
-          const PThreadId to = threads_[thread_of_[e.to]].id;
+          const PThreadId to = threads_[threadOf[e.to]].id;
           level[from == to                                   ? 0
                 : tileOf(from) == tileOf(to)                 ? 1
                 : (from >> boardShift) == (to >> boardShift) ? 2
@@ -379,18 +414,32 @@ class PGraph {
         }
       }
     }
-    placement.threadsUsed = (numDevices + perThread_ - 1) / perThread_;
+  }
+
+  // What PPlacer::Best minimises (see PPlacer).
+  uint64_t cost(const std::vector<uint32_t>& threadOf) const {
+    uint64_t level[4];
+    countLevels(threadOf, level);
+    return level[1] + level[2] + 2 * level[3];
+  }
+
+  void printPlacement() {
+    countLevels(thread_of_, placement.edges);
+    const uint64_t* const level = placement.edges;
+    placement.threadsUsed = 0;
+    for (const Thread& t : threads_) placement.threadsUsed += !t.devices.empty();
     fprintf(stderr,
-            "PGraph: %u devices on %u of %zu threads; edges within a thread %llu, a tile %llu, "
-            "a board %llu, across boards %llu\n",
+            "PGraph: %u devices on %u of %zu threads (%s); edges within a thread %llu, a tile "
+            "%llu, a board %llu, across boards %llu\n",
             numDevices, placement.threadsUsed, threads_.size(),
+            placedBy_ == PPlacer::Metis ? "METIS" : "blocks of consecutive ids",
             static_cast<unsigned long long>(level[0]), static_cast<unsigned long long>(level[1]),
             static_cast<unsigned long long>(level[2]), static_cast<unsigned long long>(level[3]));
   }
 
   PMachine machine_;
   bool mapped_ = false;
-  uint32_t perThread_ = 1;
+  PPlacer placedBy_ = PPlacer::Blocks;
   std::vector<std::vector<std::vector<Edge>>> edges_;  // [device] -> [pin] -> edges
   std::vector<uint32_t> fanIn_;                        // [device] -> in-edges
   std::vector<Thread> threads_;
