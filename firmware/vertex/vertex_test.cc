@@ -5,7 +5,6 @@
 #include <gtest/gtest.h>
 
 #include <map>
-#include <queue>
 #include <random>
 #include <vector>
 
@@ -14,6 +13,9 @@
 #define TESSERA_POLITE_DEVICE
 #include "POLite.h"
 #include "POLite/PGraph.h"
+#include "reference/sssp_reference.h"
+#include "sssp.h"
+#include "tessera/graph/geometric.h"
 
 extern "C" void tessera_runtime_prepare_mailbox();  // firmware/tinsel/v2_start.cc
 
@@ -23,39 +25,7 @@ using tessera::host::Hart;
 using tessera::host::Machine;
 using tessera::host::MachineParams;
 
-// ---- SSSP, asynchronous: the vertex of the paper's Fig. 4, with its id in the result ----
-
-struct SSSPState {
-  uint32_t id;
-  int32_t dist;
-  uint8_t isSource;
-};
-
-struct SSSPMessage {
-  uint32_t id;
-  int32_t dist;
-};
-
-struct SSSPVertex : PVertex<SSSPState, int32_t, SSSPMessage> {
-  void init() { *readyToSend = s->isSource ? Pin(0) : No; }
-  void send(volatile SSSPMessage* msg) {
-    msg->dist = s->dist;
-    *readyToSend = No;
-  }
-  void recv(SSSPMessage* msg, int32_t* weight) {
-    const int32_t newDist = msg->dist + *weight;
-    if (newDist < s->dist) {
-      s->dist = newDist;
-      *readyToSend = Pin(0);
-    }
-  }
-  bool step() { return false; }
-  bool finish(volatile SSSPMessage* msg) {
-    msg->id = s->id;
-    msg->dist = s->dist;
-    return true;
-  }
-};
+// ---- SSSP, asynchronous: the vertex of the paper's Fig. 4 (apps/vertex/sssp.h) ----
 
 // ---- A synchronous recurrence: x' = 3x + (sum of the in-neighbours' x) mod 2^32, per step ----
 
@@ -95,45 +65,15 @@ struct SumDevice : PDevice<SumState, None, SumMessage> {
   }
 };
 
-struct Edge {
-  uint32_t from, to;
-  int32_t weight;
-};
+using tessera::graph::Edge;
 
-// A random graph: every vertex has 1..4 out-edges, mostly to nearby ids (locality), some far.
-std::vector<Edge> RandomGraph(uint32_t n, uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::vector<Edge> edges;
-  for (uint32_t v = 0; v < n; v++) {
-    const uint32_t out = 1 + rng() % 4;
-    for (uint32_t k = 0; k < out; k++) {
-      const uint32_t to = rng() % 5 == 0 ? rng() % n : (v + 1 + rng() % 8) % n;
-      if (to != v) edges.push_back({v, to, static_cast<int32_t>(1 + rng() % 20)});
-    }
-  }
-  return edges;
-}
-
-std::vector<int32_t> Dijkstra(uint32_t n, const std::vector<Edge>& edges, uint32_t source) {
-  std::vector<std::vector<std::pair<uint32_t, int32_t>>> out(n);
-  for (const Edge& e : edges) out[e.from].push_back({e.to, e.weight});
-  std::vector<int32_t> dist(n, INT32_MAX);
-  using Item = std::pair<int32_t, uint32_t>;
-  std::priority_queue<Item, std::vector<Item>, std::greater<Item>> queue;
-  dist[source] = 0;
-  queue.push({0, source});
-  while (!queue.empty()) {
-    const auto [d, v] = queue.top();
-    queue.pop();
-    if (d != dist[v]) continue;
-    for (const auto& [to, w] : out[v]) {
-      if (d + w < dist[to]) {
-        dist[to] = d + w;
-        queue.push({dist[to], to});
-      }
-    }
-  }
-  return dist;
+// A geometric random graph (nearby ids are neighbours, some edges go anywhere).
+tessera::graph::Graph RandomGraph(uint32_t n, uint32_t seed) {
+  tessera::graph::GeometricParams p;
+  p.vertices = n;
+  p.seed = seed;
+  p.degree = 3;
+  return tessera::graph::geometric(p);
 }
 
 struct Shape {
@@ -176,7 +116,8 @@ class Vertex : public ::testing::TestWithParam<Shape> {};
 
 TEST_P(Vertex, AsynchronousSSSPEqualsDijkstra) {
   for (const uint32_t n : {40u, 700u}) {  // fewer vertices than threads, and many per thread
-    const std::vector<Edge> edges = RandomGraph(n, 7 + n);
+    const tessera::graph::Graph g = RandomGraph(n, 7 + n);
+    const std::vector<Edge>& edges = g.edges;
     PGraph<SSSPVertex, SSSPState, int32_t, SSSPMessage> graph(MachineOf(GetParam().shape));
     for (uint32_t v = 0; v < n; v++) ASSERT_EQ(graph.newDevice(), v);
     for (const Edge& e : edges) graph.addLabelledEdge(e.weight, e.from, 0, e.to);
@@ -189,7 +130,7 @@ TEST_P(Vertex, AsynchronousSSSPEqualsDijkstra) {
     const auto messages =
         RunThreads<PThread<SSSPVertex, SSSPState, int32_t, SSSPMessage>>(GetParam().shape, images);
 
-    const std::vector<int32_t> expected = Dijkstra(n, edges, 3);
+    const std::vector<int32_t> expected = vertex_reference::ssspDistances(g, 3);
     ASSERT_EQ(messages.size(), n) << "one finish message per vertex";
     std::vector<int> seen(n, 0);
     for (const auto& m : messages) {
@@ -205,7 +146,7 @@ TEST_P(Vertex, AsynchronousSSSPEqualsDijkstra) {
 
 TEST_P(Vertex, SynchronousStepsEqualTheReference) {
   const uint32_t n = 300;
-  const std::vector<Edge> edges = RandomGraph(n, 99);
+  const std::vector<Edge> edges = RandomGraph(n, 99).edges;
   PGraph<SumDevice, SumState, None, SumMessage> graph(MachineOf(GetParam().shape));
   for (uint32_t v = 0; v < n; v++) graph.newDevice();
   for (const Edge& e : edges) graph.addEdge(e.from, 0, e.to);
