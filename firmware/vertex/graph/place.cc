@@ -125,9 +125,9 @@ bool cut(Csr& g, uint32_t parts, uint32_t capacity, uint32_t tries, std::vector<
   idx_t options[METIS_NOPTIONS];
   METIS_SetDefaultOptions(options);
   options[METIS_OPTION_SEED] = 1;  // the same placement every run
+  options[METIS_OPTION_NCUTS] = static_cast<idx_t>(tries);
   // Tinsel's placer found METIS_PartGraphKway poor when parts are nearly as many as vertices,
   // as they are at the thread level.
-  options[METIS_OPTION_NCUTS] = static_cast<idx_t>(tries);
   const int status = METIS_PartGraphRecursive(&nvtxs, &ncon, g.xadj.data(), g.adjncy.data(),
                                               nullptr, nullptr, g.adjwgt.data(), &nparts, nullptr,
                                               nullptr, options, &objval, part.data());
