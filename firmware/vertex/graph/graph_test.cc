@@ -176,7 +176,7 @@ TEST(Placement, MetisKeepsEveryThreadWithinItsCapacity) {
   for (const TesseraShape& shape : {kMesh3x1, kOddShape, kCluster3x2}) {
     const uint32_t threads = tessera_num_threads(&shape);
     // Fewer vertices than threads, exactly one a thread, an even multiple, and an uneven one.
-    for (uint32_t n : {threads / 3, threads, threads * 4, threads * 7 + 5}) {
+    for (uint32_t n : {threads / 3, threads, threads * 2, threads * 3 + 5}) {
       p.vertices = n;
       const auto r = tessera::graph::placeMetis(Shuffled(tessera::graph::geometric(p), 2), shape);
       ASSERT_TRUE(r.ok()) << r.error;
