@@ -25,7 +25,7 @@ using tessera::host::Hart;
 using tessera::host::Machine;
 using tessera::host::MachineParams;
 
-// ---- SSSP, asynchronous: the vertex of the paper's Fig. 4 (apps/vertex/sssp.h) ----
+// SSSP, asynchronous: the vertex of the paper's Fig. 4 is apps/vertex/sssp.h's.
 
 // ---- A synchronous recurrence: x' = 3x + (sum of the in-neighbours' x) mod 2^32, per step ----
 
@@ -179,10 +179,10 @@ INSTANTIATE_TEST_SUITE_P(Shapes, Vertex, ::testing::ValuesIn(kShapes),
                            return std::string(info.param.name);
                          });
 
-TEST(VertexPlacement, ConsecutiveDevicesShareAThreadAndEdgesAreGroupedByTile) {
+TEST(VertexPlacement, DirectKeepsConsecutiveDevicesOnAThreadAndEdgesAreGroupedByTile) {
   const TesseraShape shape = {2, 1, 2, 1, 2, 2};  // 16 threads, 4 per tile
   PGraph<SumDevice, SumState, None, SumMessage> graph(MachineOf(shape));
-  graph.placer = PPlacer::Blocks;
+  graph.placer = decltype(graph)::Placer::Direct;
   for (int v = 0; v < 64; v++) graph.newDevice();  // 4 per thread
   // Device 0 to one device on each of the 4 threads of tile 1, and to device 1 on its thread.
   for (PDeviceId to : {16u, 20u, 24u, 28u, 1u}) graph.addEdge(0, 0, to);
@@ -208,7 +208,7 @@ TEST(VertexPlacement, ConsecutiveDevicesShareAThreadAndEdgesAreGroupedByTile) {
 TEST(VertexPlacement, AThreadListsOnlyTheKeysItReceives) {
   const TesseraShape shape = {1, 1, 2, 1, 1, 16};  // 2 tiles of 16 threads
   PGraph<SumDevice, SumState, None, SumMessage> graph(MachineOf(shape));
-  graph.placer = PPlacer::Blocks;
+  graph.placer = decltype(graph)::Placer::Direct;
   for (int v = 0; v < 64; v++) graph.newDevice();  // 2 per thread
   // Every device of tile 0 sends to one device of tile 1: 32 keys on tile 1, one per thread.
   for (PDeviceId v = 0; v < 32; v++) graph.addEdge(v, 0, 32 + v);
@@ -224,6 +224,77 @@ TEST(VertexPlacement, AThreadListsOnlyTheKeysItReceives) {
     EXPECT_LT(ranges[0].key, ranges[1].key) << "sorted";
     EXPECT_EQ(ranges[0].count, 1u);
   }
+}
+
+// A geometric graph with its ids shuffled, as PGraph devices: placement by id cuts most edges,
+// METIS finds the locality anyway.
+template <typename Graph>
+void AddShuffledGeometric(Graph& graph, uint32_t n) {
+  tessera::graph::GeometricParams p;
+  p.vertices = n;
+  const tessera::graph::Graph g = tessera::graph::geometric(p);
+  std::mt19937 rng(3);
+  std::vector<uint32_t> id(n);
+  for (uint32_t v = 0; v < n; v++) id[v] = v;
+  for (uint32_t v = n; v > 1; v--) std::swap(id[v - 1], id[rng() % v]);
+  for (uint32_t v = 0; v < n; v++) graph.newDevice();
+  for (const auto& e : g.edges) graph.addEdge(id[e.from], 0, id[e.to]);
+}
+
+TEST(VertexPlacement, DefaultIsMetisForLargeGraphsAndCutsFewerEdgesAcrossBoards) {
+  const TesseraShape shape = kShapes[0].shape;  // 3 boards of 16 threads
+  using Graph = PGraph<SumDevice, SumState, None, SumMessage>;
+  Graph metis(MachineOf(shape)), direct(MachineOf(shape));
+  direct.placer = Graph::Placer::Direct;
+  AddShuffledGeometric(metis, 2000);
+  AddShuffledGeometric(direct, 2000);
+  metis.map();
+  direct.map();
+  EXPECT_EQ(metis.placement.placer, Graph::Placer::Metis);
+  EXPECT_EQ(direct.placement.placer, Graph::Placer::Direct);
+  EXPECT_EQ(metis.placement.threadsUsed, 48u);
+  EXPECT_LE(metis.placement.mostOnAThread, tessera::graph::threadCapacity(2000, 48));
+  printf("across boards: direct %llu, METIS %llu\n",
+         static_cast<unsigned long long>(direct.placement.edges[3]),
+         static_cast<unsigned long long>(metis.placement.edges[3]));
+  EXPECT_LT(metis.placement.edges[3] * 4, direct.placement.edges[3]);
+  // Each device's thread is the one whose image lists it.
+  uint32_t listed = 0;
+  for (const PThreadId id : metis.threadIds()) {
+    PThreadImage head;
+    memcpy(&head, metis.image(id).data(), sizeof head);
+    listed += head.numDevices;
+  }
+  EXPECT_EQ(listed, 2000u);
+}
+
+TEST(VertexPlacement, DefaultIsDirectWhenMetisCannotHelp) {
+  const TesseraShape shape = kShapes[0].shape;  // 4 threads a tile
+  using Graph = PGraph<SumDevice, SumState, None, SumMessage>;
+  Graph oneTile(MachineOf(shape)), noEdges(MachineOf(shape));
+  for (int v = 0; v < 4; v++) oneTile.newDevice();
+  for (PDeviceId v = 0; v < 4; v++) oneTile.addEdge(v, 0, (v + 1) % 4);
+  for (int v = 0; v < 100; v++) noEdges.newDevice();
+  oneTile.map();
+  noEdges.map();
+  EXPECT_EQ(oneTile.placement.placer, Graph::Placer::Direct);
+  EXPECT_EQ(oneTile.placement.edges[1], 4u);  // all within the first tile
+  EXPECT_EQ(noEdges.placement.placer, Graph::Placer::Direct);
+}
+
+TEST(VertexPlacement, PolitePlacerChoosesWhenTheProgramDoesNot) {
+  const TesseraShape shape = kShapes[0].shape;
+  using Graph = PGraph<SumDevice, SumState, None, SumMessage>;
+  Graph byEnv(MachineOf(shape)), byProgram(MachineOf(shape));
+  byProgram.placer = Graph::Placer::Metis;
+  AddShuffledGeometric(byEnv, 500);
+  AddShuffledGeometric(byProgram, 500);
+  setenv("POLITE_PLACER", "direct", 1);
+  byEnv.map();
+  byProgram.map();
+  unsetenv("POLITE_PLACER");
+  EXPECT_EQ(byEnv.placement.placer, Graph::Placer::Direct);
+  EXPECT_EQ(byProgram.placement.placer, Graph::Placer::Metis);
 }
 
 using VertexDeathTest = ::testing::Test;
@@ -263,6 +334,15 @@ TEST_F(VertexDeathTest, BadGraphsAreRefusedWithTheirReason) {
       ::testing::ExitedWithCode(EXIT_FAILURE),
       "PGraph: thread 0x0 needs [0-9]+ bytes for its 500 devices and their edges, but a "
       "thread's heap holds 4096 \\(partition-kib=16\\): raise partition-kib");
+  EXPECT_EXIT(
+      {
+        setenv("POLITE_PLACER", "bfs", 1);
+        Graph g(MachineOf(shape));
+        g.newDevice();
+        g.map();
+      },
+      ::testing::ExitedWithCode(EXIT_FAILURE),
+      "PGraph: POLITE_PLACER=bfs: Tessera places with metis, direct or default");
 }
 
 }  // namespace

@@ -8,13 +8,12 @@
 //   graph.devices[a]->state.dist = 0;         // initial states, after map()
 //   graph.write(&hostLink);                   // the images go to the machine at boot()
 //
-// Placement (placer): METIS splits the devices among the boards, each board's among its tiles
-// and each tile's among its threads, cutting as few edges as it can at each level;
-// PPlacer::Blocks keeps consecutive ids together instead, filling threads in the machine's dense
-// order; by default map() takes whichever costs less (docs/vertex-api.md). map() prints (on stderr)
-// how many edges stay on a thread, a tile, a board and how many cross boards. A pin's out-edges are
-// grouped by destination tile: one multicast per tile reaches every thread there that has a
-// receiver, and each receiving thread finds its receivers under the message's key.
+// Placement (`placer`, docs/vertex-api.md) cuts the graph with METIS into boards, tiles and
+// threads (tessera/graph/place.h), or keeps devices of consecutive ids on the same thread, filling
+// threads in the machine's dense order; map() prints (on stderr) how many edges stay on a thread,
+// a tile, a board and how many cross boards. A pin's out-edges are grouped
+// by destination tile: one multicast per tile reaches every thread there that has a receiver, and
+// each receiving thread finds its receivers under the message's key.
 //
 // Bad use (an edge to a device that does not exist, a pin out of range, an empty graph, a
 // thread whose image does not fit its memory) prints one line starting "PGraph:" on stderr and
@@ -32,7 +31,7 @@
 #include <vector>
 
 #include "POLite/PDevice.h"
-#include "tessera/graph/partition.h"
+#include "tessera/graph/place.h"
 #include "tessera/hw/regs.h"
 
 // A Tinsel program's config.h gives PGraph() its machine. POLite programs include POLite.h before
@@ -42,13 +41,6 @@
 #endif
 
 typedef uint32_t PDeviceId;
-
-// How map() places devices on threads: with METIS, board by board, tile by tile, thread by thread
-// (tessera/graph/partition.h); in blocks of consecutive ids in the machine's dense order (good
-// when ids already follow the graph's locality); or Best: whichever of the two leaves fewer
-// edges between threads (each needs a message; an edge inside a thread needs none), an edge
-// across boards counting twice (it also crosses the boards' links).
-enum class PPlacer { Best, Metis, Blocks };
 
 // Where a graph runs: the machine's shape and the bytes of each thread's partition, whose
 // "SRAM" heap (a quarter of it, from the middle; tinsel.h) holds the thread's image.
@@ -99,9 +91,6 @@ class PGraph {
     add(from, pin, to, edge);
   }
 
-  // How map() places devices (set before map()).
-  PPlacer placer = PPlacer::Best;
-
   // Out-edges of a device, on every pin.
   uint32_t fanOut(PDeviceId id) const {
     check(id, "fanOut");
@@ -123,48 +112,43 @@ class PGraph {
   bool mapInEdgeRestToDRAM = true;
   bool mapOutEdgesToDRAM = true;
 
+  // How map() places devices, by the names of Tinsel's placer (whose POLITE_PLACER environment
+  // variable chooses when the program leaves this at Default: metis, direct or default).
+  //   Metis    boards, then tiles, then threads cut with METIS, fewest edges cut at each level
+  //   Direct   consecutive ids on one thread, threads filled in dense order
+  //   Default  Metis when it can matter: the graph has edges and more devices than a tile has
+  //            threads (fewer all go to one tile either way); Direct otherwise
+  // Either way no thread gets more than tessera::graph::threadCapacity() devices.
+  enum class Placer { Default, Metis, Direct };
+  Placer placer = Placer::Default;
+
   // Places the devices and builds the routing tables; devices[] then holds zeroed states.
   void map() {
     if (numDevices == 0) fail("map(): the graph has no devices");
     if (mapped_) fail("map() called twice");
     const uint32_t threads = tessera_num_threads(&machine_.shape);
-    const uint32_t perThread = (numDevices + threads - 1) / threads;
-    if (perThread > 0xffff) {
-      fail(std::to_string(numDevices) + " devices need " + std::to_string(perThread) +
+    const uint32_t capacity = tessera::graph::threadCapacity(numDevices, threads);
+    if (capacity > 0xffff) {
+      fail(std::to_string(numDevices) + " devices need up to " + std::to_string(capacity) +
            " per thread, more than 65,535");
     }
     // Every thread gets an image, an empty one if it holds no device: all of them run the
     // runtime's loop and take part in termination detection.
     threads_.assign(threads, Thread());
     for (uint32_t t = 0; t < threads; t++) threads_[t].id = tessera_thread_at(&machine_.shape, t);
-    std::vector<uint32_t> blocks(numDevices);
-    for (PDeviceId d = 0; d < numDevices; d++) blocks[d] = d / perThread;
-    placedBy_ = PPlacer::Blocks;
-    thread_of_ = blocks;
-    if (placer != PPlacer::Blocks) {
-      std::vector<std::pair<uint32_t, uint32_t>> links;
-      for (PDeviceId d = 0; d < numDevices; d++) {
-        for (const auto& pin : edges_[d]) {
-          for (const Edge& e : pin) links.push_back({d, e.to});
-        }
-      }
-      const TesseraShape& m = machine_.shape;
-      std::vector<uint32_t> metis = tessera::graph::partitionHierarchically(
-          numDevices, links,
-          {m.boards_x * m.boards_y, m.tiles_x * m.tiles_y, m.cores_per_tile * m.threads_per_core});
-      if (placer == PPlacer::Metis || cost(metis) < cost(blocks)) {
-        thread_of_ = std::move(metis);
-        placedBy_ = PPlacer::Metis;
-      }
+    placement.placer = chosenPlacer();
+    if (placement.placer == Placer::Metis) {
+      tessera::graph::PlaceResult r = tessera::graph::placeMetis(asGraph(), machine_.shape);
+      if (!r.ok()) fail("map(): " + r.error);
+      thread_of_ = std::move(r.threadOf);
+    } else {
+      thread_of_ = tessera::graph::placeBlocks(numDevices, machine_.shape);
     }
     local_of_.resize(numDevices);
     for (PDeviceId d = 0; d < numDevices; d++) {
-      Thread& t = threads_[thread_of_[d]];
-      if (t.devices.size() == 0xffff) {
-        fail("thread 0x" + hex(t.id) + " was given more than 65,535 devices");
-      }
-      local_of_[d] = static_cast<PLocalDeviceId>(t.devices.size());
-      t.devices.push_back(d);
+      const uint32_t t = thread_of_[d];
+      local_of_[d] = static_cast<PLocalDeviceId>(threads_[t].devices.size());
+      threads_[t].devices.push_back(d);
     }
     states_.assign(numDevices, PState<S>());
     devices.resize(numDevices);
@@ -175,10 +159,12 @@ class PGraph {
   }
 
   // Where map() put the edges: edges[0] within a thread, [1] within a tile, [2] within a board,
-  // [3] across boards; and how many threads hold devices.
+  // [3] across boards; how many threads hold devices, the most one holds, and the placer used.
   struct Placement {
     uint64_t edges[4] = {0, 0, 0, 0};
     uint32_t threadsUsed = 0;
+    uint32_t mostOnAThread = 0;
+    Placer placer = Placer::Default;
   } placement;
 
   // Threads of the machine: each runs the runtime, and sends a report in builds that ask for
@@ -264,6 +250,39 @@ class PGraph {
     }
     edges_[from][pin].push_back(Edge{to, label});
     fanIn_[to]++;
+  }
+
+  // The placer map() uses: the program's, else POLITE_PLACER's, else by the graph's size.
+  Placer chosenPlacer() const {
+    Placer p = placer;
+    const char* env = getenv("POLITE_PLACER");
+    if (p == Placer::Default && env != nullptr && *env != '\0') {
+      const std::string name = env;
+      if (name == "metis") {
+        p = Placer::Metis;
+      } else if (name == "direct") {
+        p = Placer::Direct;
+      } else if (name != "default") {
+        fail("POLITE_PLACER=" + name + ": Tessera places with metis, direct or default");
+      }
+    }
+    if (p != Placer::Default) return p;
+    uint64_t edges = 0;
+    for (PDeviceId d = 0; d < numDevices; d++) edges += fanOut(d);
+    return edges > 0 && numDevices > tessera_threads_per_tile(&machine_.shape) ? Placer::Metis
+                                                                               : Placer::Direct;
+  }
+
+  // The devices and edges as the placement library sees them (every edge weighs 1).
+  tessera::graph::Graph asGraph() const {
+    tessera::graph::Graph g;
+    g.vertices = numDevices;
+    for (PDeviceId d = 0; d < numDevices; d++) {
+      for (const auto& pin : edges_[d]) {
+        for (const Edge& e : pin) g.edges.push_back({d, e.to, 1});
+      }
+    }
+    return g;
   }
 
 #ifdef TesseraConfigProperties
@@ -397,16 +416,14 @@ class PGraph {
   }
 
   // Edges by where they stay: on one thread, one tile, one board, or across boards.
-  // Edges of a placement (thread index of each device) within a thread, a tile, a board, and
-  // across boards.
-  void countLevels(const std::vector<uint32_t>& threadOf, uint64_t level[4]) const {
+  void printPlacement() {
+    uint64_t* const level = placement.edges;
     const uint32_t boardShift = tessera_board_shift(&machine_.shape);
-    for (int l = 0; l < 4; l++) level[l] = 0;
     for (PDeviceId d = 0; d < numDevices; d++) {
-      const PThreadId from = threads_[threadOf[d]].id;
+      const PThreadId from = threads_[thread_of_[d]].id;
       for (const auto& pin : edges_[d]) {
         for (const Edge& e : pin) {
-          const PThreadId to = threads_[threadOf[e.to]].id;
+          const PThreadId to = threads_[thread_of_[e.to]].id;
           level[from == to                                   ? 0
                 : tileOf(from) == tileOf(to)                 ? 1
                 : (from >> boardShift) == (to >> boardShift) ? 2
@@ -414,32 +431,24 @@ class PGraph {
         }
       }
     }
-  }
-
-  // What PPlacer::Best minimises (see PPlacer).
-  uint64_t cost(const std::vector<uint32_t>& threadOf) const {
-    uint64_t level[4];
-    countLevels(threadOf, level);
-    return level[1] + level[2] + 2 * level[3];
-  }
-
-  void printPlacement() {
-    countLevels(thread_of_, placement.edges);
-    const uint64_t* const level = placement.edges;
     placement.threadsUsed = 0;
-    for (const Thread& t : threads_) placement.threadsUsed += !t.devices.empty();
+    placement.mostOnAThread = 0;
+    for (const Thread& t : threads_) {
+      const uint32_t held = static_cast<uint32_t>(t.devices.size());
+      placement.threadsUsed += held > 0;
+      placement.mostOnAThread = std::max(placement.mostOnAThread, held);
+    }
     fprintf(stderr,
-            "PGraph: %u devices on %u of %zu threads (%s); edges within a thread %llu, a tile "
-            "%llu, a board %llu, across boards %llu\n",
+            "PGraph: %u devices on %u of %zu threads (%s, at most %u on one); edges within a "
+            "thread %llu, a tile %llu, a board %llu, across boards %llu\n",
             numDevices, placement.threadsUsed, threads_.size(),
-            placedBy_ == PPlacer::Metis ? "METIS" : "blocks of consecutive ids",
+            placement.placer == Placer::Metis ? "METIS" : "direct", placement.mostOnAThread,
             static_cast<unsigned long long>(level[0]), static_cast<unsigned long long>(level[1]),
             static_cast<unsigned long long>(level[2]), static_cast<unsigned long long>(level[3]));
   }
 
   PMachine machine_;
   bool mapped_ = false;
-  PPlacer placedBy_ = PPlacer::Blocks;
   std::vector<std::vector<std::vector<Edge>>> edges_;  // [device] -> [pin] -> edges
   std::vector<uint32_t> fanIn_;                        // [device] -> in-edges
   std::vector<Thread> threads_;
