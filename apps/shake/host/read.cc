@@ -1,5 +1,6 @@
 #include "tessera/shake/read.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cmath>
@@ -189,7 +190,8 @@ MoleculeResult readPdb(const std::string& text, const std::string& name) {
       if (listed == 0) return fail(name, number, "CONECT lists no bonded atom");
     }
   }
-  if (r.molecule.particles.empty()) return fail(name, number, "no ATOM or HETATM records");
+  if (r.molecule.particles.empty())
+    return fail(name, std::max<size_t>(number, 1), "no ATOM or HETATM records");
   std::set<std::pair<uint32_t, uint32_t>> seen;
   for (const Bond& b : bonds) {
     for (uint64_t serial : {b.from, b.to}) {
@@ -242,7 +244,9 @@ MoleculeResult readMoleculeText(const std::string& text, const std::string& name
   };
   std::string why;
   uint64_t particles, constraints;
-  if (!header("particles", &particles, &why)) return fail(name, number, why);
+  if (!header("particles", &particles, &why)) {
+    return fail(name, std::max<size_t>(number, 1), why);  // an empty text: line 1
+  }
   if (particles == 0) return fail(name, number, "a molecule of no particles");
   std::vector<std::string> f;
   for (uint64_t k = 0; k < particles; k++) {

@@ -79,6 +79,7 @@ TEST(ShakeReadPdb, RefusesBadInputNamingTheLine) {
       {atom(1, "C", 0, 0, 0, "C") + "CONECT    1   x2\n",
        "w.pdb:2: CONECT bonded atom serial 'x2' is not a number"},
       {"HEADER\nREMARK\n", "w.pdb:2: no ATOM or HETATM records"},
+      {"", "w.pdb:1: no ATOM or HETATM records"},
   };
   for (const BadInput& c : cases) {
     const MoleculeResult r = readPdb(c.text, "w.pdb");
@@ -145,6 +146,7 @@ TEST(ShakeReadText, RefusesBadInputNamingTheLine) {
       {"particles 2\n0 0 0\n", "m:2: expected a particle \"x y z mass\", found 3 fields"},
       {"particles 2\n0 0 0 1\n", "m:2: the file ends after 1 of 2 particles"},
       {"# nothing\n", "m:1: no \"particles <count>\" line"},
+      {"", "m:1: no \"particles <count>\" line"},
       {"atoms 2\n", "m:1: expected \"particles <count>\""},
       {"particles 0\n", "m:1: a molecule of no particles"},
   };
