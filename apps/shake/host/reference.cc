@@ -100,6 +100,13 @@ State initialState(const FixedMolecule& m, uint64_t seed, double maxStep) {
   return s;
 }
 
+std::vector<uint32_t> dampingDivisors(const FixedMolecule& m) {
+  std::vector<uint32_t> held(m.positions.size(), 0);
+  for (const fixed::Constraint& c : m.constraints) held[c.i]++, held[c.j]++;
+  for (uint32_t& h : held) h = fixed::dampingDivisor(h);
+  return held;
+}
+
 ShakeResult shake(const FixedMolecule& m, const std::vector<Vec>& reference,
                   std::vector<Vec>* positions, uint32_t maxIterations) {
   ShakeResult r;
@@ -108,6 +115,7 @@ ShakeResult shake(const FixedMolecule& m, const std::vector<Vec>& reference,
     int64_t x, y, z;
   };
   std::vector<Sum> sums(x.size());
+  const std::vector<uint32_t> divisors = dampingDivisors(m);
   while (r.iterations < maxIterations) {
     r.iterations++;
     sums.assign(x.size(), Sum{0, 0, 0});
@@ -135,7 +143,9 @@ ShakeResult shake(const FixedMolecule& m, const std::vector<Vec>& reference,
       sums[c.j].x -= dj.x, sums[c.j].y -= dj.y, sums[c.j].z -= dj.z;
     }
     for (size_t p = 0; p < x.size(); p++) {
-      if (!moveBy(&x[p], sums[p].x, sums[p].y, sums[p].z)) {
+      const uint32_t d = divisors[p];
+      if (!moveBy(&x[p], fixed::damped(sums[p].x, d), fixed::damped(sums[p].y, d),
+                  fixed::damped(sums[p].z, d))) {
         r.error = errorAt(m.name, 0,
                           "particle " + std::to_string(p) +
                               " left the fixed-point range in SHAKE iteration " +

@@ -95,6 +95,21 @@ constexpr bool satisfied(const Constraint& c, Vec r) {
   return diff <= c.tolerance && -diff <= c.tolerance;
 }
 
+// The damping of the summed displacements (docs/shake.md, "Damping"): a particle held by more
+// than two constraints moves by its sum divided by ceil(constraints / 2). At a branch point the
+// corrections of three or four bonds add up and overshoot, and the undamped iteration diverges
+// within tens of steps; chains and rings (two constraints at most) move by the sum unchanged.
+constexpr uint32_t dampingDivisor(uint32_t constraints) {
+  return constraints > 2 ? (constraints + 1) / 2 : 1;
+}
+
+// sum / divisor rounded to nearest, halves away from zero: truncation would stall the
+// iteration once the corrections shrink to a few units of Q20.
+constexpr int64_t damped(int64_t sum, uint32_t divisor) {
+  const int64_t d = divisor, half = d / 2;
+  return sum >= 0 ? (sum + half) / d : -((-sum + half) / d);
+}
+
 // Half a step's change of a step (velocity times Δt) under the tether force -m ω² x, Q20:
 // ω²Δt² x / 2, with ω²Δt² below kTetherLimit (Q32) and |x| below 2^31, a product below 2^59.
 constexpr Vec halfKick(int64_t tether, Vec x) {

@@ -62,8 +62,12 @@ struct ShakeResult {
   bool ok() const { return error.empty(); }
 };
 
+// Each particle's fixed::dampingDivisor, from the number of constraints that hold it.
+std::vector<uint32_t> dampingDivisors(const FixedMolecule& m);
+
 // SHAKE alone: corrects `positions` so that every constraint holds within its tolerance, the
-// displacements along the constraint vectors of `reference` (the positions at the step's start).
+// displacements along the constraint vectors of `reference` (the positions at the step's start),
+// each particle moving by its damped sum (fixed::damped).
 // At least one iteration runs. On an error `positions` is left as it was.
 ShakeResult shake(const FixedMolecule& m, const std::vector<fixed::Vec>& reference,
                   std::vector<fixed::Vec>* positions, uint32_t maxIterations);
