@@ -10,22 +10,45 @@ constexpr uint32_t kWords = sizeof(Message) / 4;
 const TinselWakeupCond kSendOrRecv =
     static_cast<TinselWakeupCond>(TINSEL_CAN_SEND | TINSEL_CAN_RECV);
 
-// Copies a message into the send slot (volatile: the mailbox reads it) and sends 4 flits.
+// The flits a message needs: the 16-byte header alone for the all-reduce's tokens and votes,
+// and 12 bytes per entry after it otherwise.
+uint32_t flitsOf(const Message& m) {
+  switch (m.kind) {
+    case Kind::kCollect:
+    case Kind::kVerdict:
+    case Kind::kVote:
+      return 1;
+    case Kind::kStartPositions:
+    case Kind::kPositions:
+    case Kind::kDisplacements:
+      return 1 + (m.count * sizeof(fixed::Vec) + 15) / 16;
+    default:
+      return sizeof(Message) / 16;
+  }
+}
+
+// Copies a message into the send slot (volatile: the mailbox reads it) and sends it.
 void transmit(uint32_t dest, const Message& m) {
+  const uint32_t flits = flitsOf(m);
   uint32_t words[kWords];
   __builtin_memcpy(words, &m, sizeof words);
   volatile uint32_t* slot = static_cast<volatile uint32_t*>(tinselSendSlot());
-  for (uint32_t w = 0; w < kWords; w++) slot[w] = words[w];
-  tinselSetLen(3);
+  for (uint32_t w = 0; w < flits * 4; w++) slot[w] = words[w];
+  tinselSetLen(static_cast<int>(flits) - 1);
   tinselSend(static_cast<int>(dest), slot);
 }
 
+// Copies the next message out of its slot (the header, then as many words as it has) and frees
+// the slot.
 Message take() {
   volatile uint32_t* slot = static_cast<volatile uint32_t*>(tinselRecv());
-  uint32_t words[kWords];
-  for (uint32_t w = 0; w < kWords; w++) words[w] = slot[w];
-  tinselFree(slot);
+  uint32_t words[kWords] = {};
+  for (uint32_t w = 0; w < 4; w++) words[w] = slot[w];
   Message m;
+  __builtin_memcpy(&m, words, 16);
+  const uint32_t flits = m.count <= kEntriesPerMessage ? flitsOf(m) : 1;
+  for (uint32_t w = 4; w < flits * 4; w++) words[w] = slot[w];
+  tinselFree(slot);
   __builtin_memcpy(&m, words, sizeof m);
   return m;
 }
