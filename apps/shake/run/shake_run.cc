@@ -6,7 +6,8 @@
 //   shake-run --generate branched --particles 512 --ring 16 --method all --steps 4
 //   shake-run --molecule water.pdb --ring 8 --csv
 //
-// Prints one line per method; with --csv, the bench's CSV rows instead (no header). Exits 0
+// Prints one line per method; with --csv, a CSV row instead (no header):
+// ring,method,iterations,compute_cycles,check_cycles,check_share,host_s. Exits 0
 // when every run equals the reference, 1 on bad input (one line naming the file and line,
 // before anything runs), 2 when a run differs from the reference.
 #include <cinttypes>
@@ -215,7 +216,8 @@ int main(int argc, char** argv) {
     const double perIteration = run.iterations > 0 ? double(run.iterations) * o.ring : 1;
     const double share = compute + check > 0 ? check / (compute + check) : 0;
     if (o.csv) {
-      printf("%u,%s,%u,%.1f,%.1f,%.4f\n", o.ring, method, run.iterations, compute, check, share);
+      printf("%u,%s,%u,%.1f,%.1f,%.4f,%.3f\n", o.ring, method, run.iterations, compute, check,
+             share, machine.hostSeconds);
     } else {
       printf(
           "shake: ring %u %s: %u steps, %u iterations; per iteration %.1f compute + %.1f "
