@@ -43,6 +43,8 @@ allowed=(
     '^GALS took '
     '^PGraph: [0-9]+ devices on '
     '^-> both runs equal the reference \([0-9.]+ s host time\)$'
+    # the SHAKE runner (apps/shake/run/shake_run.cc)
+    '^shake: '
     # the demo's frame
     '^== '
     '^   \.\.\. \([0-9]+ lines in all\)$'
