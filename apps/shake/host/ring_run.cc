@@ -286,8 +286,19 @@ bool RingCollector::complete() const {
 // vote, the last thread to know the verdict. Every thread votes after it begins and knows the
 // verdict after every vote, so both parts are at least 0.
 static void criticalPath(const std::vector<std::vector<ring::Timing>>& timings, uint32_t timed,
-                         RingRun* run) {
+                         const std::string& name, RingRun* run) {
   for (uint32_t k = 0; k < timed; k++) {
+    for (size_t t = 0; t < timings.size(); t++) {
+      const ring::Timing& e = timings[t][k];
+      if (e.begin > e.vote || e.vote > e.done) {
+        if (run->error.empty()) {
+          run->error = errorAt(name, 0,
+                               "thread " + std::to_string(t) + "'s times of iteration " +
+                                   std::to_string(k + 1) + " are out of order");
+        }
+        return;
+      }
+    }
     uint64_t begin = 0, vote = 0, done = 0;
     for (const std::vector<ring::Timing>& t : timings) {
       begin = std::max(begin, t[k].begin);
@@ -388,7 +399,7 @@ RingRun RingCollector::result() const {
       }
     }
   }
-  criticalPath(timings_, timed, &run);
+  criticalPath(timings_, timed, m_.name, &run);
   return run;
 }
 
