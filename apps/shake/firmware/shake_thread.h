@@ -31,6 +31,10 @@ class ShakeThread {
   // The thread's particles, their steps and its Report, to the host.
   void sendResults();
 
+  uint32_t stepsDone() const { return stepsDone_; }
+  uint32_t iterations() const { return round_; }
+  Error error() const { return error_; }
+
  private:
   template <typename T>
   T* at(uint32_t offset) {
