@@ -9,19 +9,6 @@ using fixed::Vec;
 
 namespace {
 
-// Adds a Q20 change to a coordinate, false when that leaves the position limit (the
-// reference's moveBy, term for term).
-bool move(int32_t* coordinate, int64_t change) {
-  const int64_t moved = *coordinate + change;
-  if (moved > fixed::kPositionLimit || moved < -fixed::kPositionLimit) return false;
-  *coordinate = static_cast<int32_t>(moved);
-  return true;
-}
-
-bool moveBy(Vec* v, int64_t dx, int64_t dy, int64_t dz) {
-  return move(&v->x, dx) && move(&v->y, dy) && move(&v->z, dz);
-}
-
 bool fitsInt32(int64_t v) {
   return v >= INT32_MIN && v <= INT32_MAX;
 }
@@ -113,7 +100,7 @@ bool ShakeThread::step() {
   for (uint32_t p = 0; p < h_.owned; p++) {
     const Vec kick = fixed::halfKick(h_.tether, x_[p]);
     steps_[p] = {steps_[p].x - kick.x, steps_[p].y - kick.y, steps_[p].z - kick.z};
-    if (!moveBy(&x_[p], steps_[p].x, steps_[p].y, steps_[p].z)) fail(Error::kLeftRange);
+    if (!fixed::moveBy(&x_[p], steps_[p].x, steps_[p].y, steps_[p].z)) fail(Error::kLeftRange);
     unconstrained_[p] = x_[p];
   }
   uint64_t begin = hal::cycle_count();
@@ -152,7 +139,7 @@ bool ShakeThread::step() {
   for (uint32_t p = 0; p < h_.owned; p++) {
     const Vec kick = fixed::halfKick(h_.tether, x_[p]);
     const Vec& u = unconstrained_[p];
-    if (!moveBy(&steps_[p], int64_t{x_[p].x} - u.x - kick.x, int64_t{x_[p].y} - u.y - kick.y,
+    if (!fixed::moveBy(&steps_[p], int64_t{x_[p].x} - u.x - kick.x, int64_t{x_[p].y} - u.y - kick.y,
                 int64_t{x_[p].z} - u.z - kick.z)) {
       fail(Error::kLeftRange);
     }
@@ -209,7 +196,7 @@ void ShakeThread::applySums() {
   for (uint32_t p = 0; p < h_.owned; p++) {
     Sum& s = sums_[p];
     const uint32_t d = divisors_[p];
-    if (!moveBy(&x_[p], fixed::damped(s.x, d), fixed::damped(s.y, d), fixed::damped(s.z, d))) {
+    if (!fixed::moveBy(&x_[p], fixed::damped(s.x, d), fixed::damped(s.y, d), fixed::damped(s.z, d))) {
       fail(Error::kLeftRange);
     }
     s = {0, 0, 0};

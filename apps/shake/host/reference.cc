@@ -20,18 +20,6 @@ std::string number(double v) {
   return text;
 }
 
-// Adds a Q20 change to a coordinate, false when that leaves the position limit.
-bool move(int32_t* coordinate, int64_t change) {
-  const int64_t moved = *coordinate + change;
-  if (moved > fixed::kPositionLimit || moved < -fixed::kPositionLimit) return false;
-  *coordinate = static_cast<int32_t>(moved);
-  return true;
-}
-
-bool moveBy(Vec* v, int64_t dx, int64_t dy, int64_t dz) {
-  return move(&v->x, dx) && move(&v->y, dy) && move(&v->z, dz);
-}
-
 std::string describe(const FixedMolecule& m, uint32_t k) {
   return "constraint " + std::to_string(k) + " (particles " + std::to_string(m.constraints[k].i) +
          " and " + std::to_string(m.constraints[k].j) + ")";
@@ -144,7 +132,7 @@ ShakeResult shake(const FixedMolecule& m, const std::vector<Vec>& reference,
     }
     for (size_t p = 0; p < x.size(); p++) {
       const uint32_t d = divisors[p];
-      if (!moveBy(&x[p], fixed::damped(sums[p].x, d), fixed::damped(sums[p].y, d),
+      if (!fixed::moveBy(&x[p], fixed::damped(sums[p].x, d), fixed::damped(sums[p].y, d),
                   fixed::damped(sums[p].z, d))) {
         r.error = errorAt(m.name, 0,
                           "particle " + std::to_string(p) +
@@ -184,7 +172,7 @@ ShakeResult step(const FixedMolecule& m, const Dynamics& dynamics, State* state)
   for (size_t p = 0; p < x.size(); p++) {
     const Vec kick = fixed::halfKick(tether, x[p]);
     steps[p] = {steps[p].x - kick.x, steps[p].y - kick.y, steps[p].z - kick.z};
-    if (!moveBy(&x[p], steps[p].x, steps[p].y, steps[p].z)) return leftRange(p);
+    if (!fixed::moveBy(&x[p], steps[p].x, steps[p].y, steps[p].z)) return leftRange(p);
   }
   const std::vector<Vec> unconstrained = x;
   r = shake(m, state->positions, &x, dynamics.maxIterations);
@@ -192,7 +180,7 @@ ShakeResult step(const FixedMolecule& m, const Dynamics& dynamics, State* state)
   for (size_t p = 0; p < x.size(); p++) {
     const Vec kick = fixed::halfKick(tether, x[p]);
     const Vec& u = unconstrained[p];
-    if (!moveBy(&steps[p], int64_t{x[p].x} - u.x - kick.x, int64_t{x[p].y} - u.y - kick.y,
+    if (!fixed::moveBy(&steps[p], int64_t{x[p].x} - u.x - kick.x, int64_t{x[p].y} - u.y - kick.y,
                 int64_t{x[p].z} - u.z - kick.z)) {
       return leftRange(p);
     }

@@ -95,6 +95,21 @@ constexpr bool satisfied(const Constraint& c, Vec r) {
   return diff <= c.tolerance && -diff <= c.tolerance;
 }
 
+// Adds a Q20 change to a coordinate; false, changing nothing, when that leaves the position
+// limit.
+constexpr bool move(int32_t* coordinate, int64_t change) {
+  const int64_t moved = *coordinate + change;
+  if (moved > kPositionLimit || moved < -kPositionLimit) return false;
+  *coordinate = static_cast<int32_t>(moved);
+  return true;
+}
+
+// Moves x, then y, then z; false at the first coordinate that would leave the limit (the ones
+// before it have moved).
+constexpr bool moveBy(Vec* v, int64_t dx, int64_t dy, int64_t dz) {
+  return move(&v->x, dx) && move(&v->y, dy) && move(&v->z, dz);
+}
+
 // The damping of the summed displacements (docs/shake.md, "Damping"): a particle held by more
 // than two constraints moves by its sum divided by ceil(constraints / 2). At a branch point the
 // corrections of three or four bonds add up and overshoot, and the undamped iteration diverges
