@@ -140,7 +140,7 @@ bool ShakeThread::step() {
     const Vec kick = fixed::halfKick(h_.tether, x_[p]);
     const Vec& u = unconstrained_[p];
     if (!fixed::moveBy(&steps_[p], int64_t{x_[p].x} - u.x - kick.x, int64_t{x_[p].y} - u.y - kick.y,
-                int64_t{x_[p].z} - u.z - kick.z)) {
+                       int64_t{x_[p].z} - u.z - kick.z)) {
       fail(Error::kLeftRange);
     }
   }
@@ -196,7 +196,8 @@ void ShakeThread::applySums() {
   for (uint32_t p = 0; p < h_.owned; p++) {
     Sum& s = sums_[p];
     const uint32_t d = divisors_[p];
-    if (!fixed::moveBy(&x_[p], fixed::damped(s.x, d), fixed::damped(s.y, d), fixed::damped(s.z, d))) {
+    if (!fixed::moveBy(&x_[p], fixed::damped(s.x, d), fixed::damped(s.y, d),
+                       fixed::damped(s.z, d))) {
       fail(Error::kLeftRange);
     }
     s = {0, 0, 0};

@@ -133,7 +133,7 @@ ShakeResult shake(const FixedMolecule& m, const std::vector<Vec>& reference,
     for (size_t p = 0; p < x.size(); p++) {
       const uint32_t d = divisors[p];
       if (!fixed::moveBy(&x[p], fixed::damped(sums[p].x, d), fixed::damped(sums[p].y, d),
-                  fixed::damped(sums[p].z, d))) {
+                         fixed::damped(sums[p].z, d))) {
         r.error = errorAt(m.name, 0,
                           "particle " + std::to_string(p) +
                               " left the fixed-point range in SHAKE iteration " +
@@ -181,7 +181,7 @@ ShakeResult step(const FixedMolecule& m, const Dynamics& dynamics, State* state)
     const Vec kick = fixed::halfKick(tether, x[p]);
     const Vec& u = unconstrained[p];
     if (!fixed::moveBy(&steps[p], int64_t{x[p].x} - u.x - kick.x, int64_t{x[p].y} - u.y - kick.y,
-                int64_t{x[p].z} - u.z - kick.z)) {
+                       int64_t{x[p].z} - u.z - kick.z)) {
       return leftRange(p);
     }
   }
