@@ -11,8 +11,19 @@
 # uses the C headers (<stdint.h>, <stddef.h>) and in-house utilities instead.
 
 set(TESSERA_TOOLCHAIN_PREFIX riscv64-unknown-elf-)
-set(TESSERA_ARCH_FLAGS -march=rv32imf -mabi=ilp32f)
-set(TESSERA_MULTILIB rv32imf/ilp32f)
+# The board the images are for (docs/boards.md): tessera, the emulated machine, unless a
+# firmware-<board> preset says otherwise; each other board's ISA is in boards/<board>/board.cmake.
+if(NOT TESSERA_BOARD)
+  set(TESSERA_BOARD tessera)
+endif()
+if(TESSERA_BOARD STREQUAL "tessera")
+  set(TESSERA_ARCH_FLAGS -march=rv32imf -mabi=ilp32f)
+  set(TESSERA_MULTILIB rv32imf/ilp32f)
+elseif(EXISTS ${CMAKE_CURRENT_LIST_DIR}/../boards/${TESSERA_BOARD}/board.cmake)
+  include(${CMAKE_CURRENT_LIST_DIR}/../boards/${TESSERA_BOARD}/board.cmake)
+else()
+  message(FATAL_ERROR "TESSERA_BOARD=${TESSERA_BOARD}: no boards/${TESSERA_BOARD}/board.cmake")
+endif()
 set(TESSERA_PICOLIBC_ROOT /usr/lib/picolibc/riscv64-unknown-elf)
 
 find_program(TESSERA_RISCV_GCC ${TESSERA_TOOLCHAIN_PREFIX}gcc)
@@ -34,7 +45,7 @@ endif()
 # The multilib directory is the one fact everything else depends on; check it instead of
 # trusting the flags.
 execute_process(
-  COMMAND ${TESSERA_RISCV_GCC} -march=rv32imf -mabi=ilp32f -print-multi-directory
+  COMMAND ${TESSERA_RISCV_GCC} ${TESSERA_ARCH_FLAGS} -print-multi-directory
   OUTPUT_VARIABLE tessera_multilib_dir
   OUTPUT_STRIP_TRAILING_WHITESPACE
   RESULT_VARIABLE tessera_multilib_result)

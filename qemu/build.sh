@@ -2,7 +2,9 @@
 # Builds qemu-system-riscv32 with the Tessera machine: Debian's QEMU 10.0.x
 # source (upstream tarball of the `qemu` source package) + the overlay in
 # this folder (new files, a few small patches), the plain C device models of
-# models/ and the shared register header.
+# models/ and the shared register header. The normal build also has QEMU's
+# models of the dev boards (docs/boards.md): sifive_e in qemu-system-riscv32
+# and sifive_u in qemu-system-riscv64.
 #
 # Cached outside the clone: the source tree and its build directory once per
 # QEMU version and patch set, and each finished binary under a hash of its
@@ -30,11 +32,14 @@ if [ "$variant" = asan ]; then
     build_subdir=build-asan
     variant_flags=(--enable-asan --enable-ubsan)
     key_suffix=-asan
+    # The boards' QEMU models are upstream's own: the sanitizer build is for Tessera's machine.
+    targets=(riscv32)
 else
     link_dir=${1:-$repo/build/qemu}
     build_subdir=build
     variant_flags=()
     key_suffix=
+    targets=(riscv32 riscv64)
 fi
 jobs=${TESSERA_JOBS:-2}
 
@@ -57,11 +62,21 @@ bin="$cache/bin/$key/qemu-system-riscv32"
 
 link_binary() {
     mkdir -p "$link_dir"
-    ln -sfn "$bin" "$link_dir/qemu-system-riscv32"
+    local t
+    for t in "${targets[@]}"; do
+        ln -sfn "$(dirname "$bin")/qemu-system-$t" "$link_dir/qemu-system-$t"
+    done
     echo "$link_dir/qemu-system-riscv32"
 }
 
-if [ -x "$bin" ]; then
+built() {
+    local t
+    for t in "${targets[@]}"; do
+        [ -x "$(dirname "$bin")/qemu-system-$t" ] || return 1
+    done
+}
+
+if built; then
     link_binary
     exit 0
 fi
@@ -170,23 +185,30 @@ for f in "$repo"/hal/include/tessera/hw/*.h; do
 done
 
 build_dir="$tree/$build_subdir"
+target_list=$(printf '%s-softmmu,' "${targets[@]}")
+configure_args=(--target-list="${target_list%,}"
+    --without-default-features --without-default-devices
+    --with-devices-riscv32=tessera --with-devices-riscv64=tessera
+    --disable-install-blobs --disable-docs --enable-fdt=system
+    --python=/usr/bin/python3 "${variant_flags[@]}")
+# A build directory configured otherwise (another target list) starts again.
+if [ "$(cat "$build_dir/.tessera-configure" 2>/dev/null)" != "${configure_args[*]}" ]; then
+    rm -rf "$build_dir"
+fi
 if [ ! -f "$build_dir/build.ninja" ]; then
-    say "configuring QEMU $version (riscv32-softmmu only, $variant build)"
+    say "configuring QEMU $version (${targets[*]}, $variant build)"
     mkdir -p "$build_dir"
-    (cd "$build_dir" && ../configure \
-        --target-list=riscv32-softmmu \
-        --without-default-features --without-default-devices \
-        --with-devices-riscv32=tessera \
-        --disable-install-blobs --disable-docs --enable-fdt=system \
-        --python=/usr/bin/python3 "${variant_flags[@]}" >&2) ||
+    (cd "$build_dir" && ../configure "${configure_args[@]}" >&2) ||
         die "QEMU configure failed"
+    echo "${configure_args[*]}" > "$build_dir/.tessera-configure"
 fi
 
-say "building qemu-system-riscv32 (QEMU $version, $variant build, inputs $key)"
-nice ninja -C "$build_dir" -j "$jobs" qemu-system-riscv32 >&2 ||
-    die "QEMU build failed"
-
 mkdir -p "$(dirname "$bin")"
-cp "$build_dir/qemu-system-riscv32" "$bin.tmp"
-mv "$bin.tmp" "$bin"
+for t in "${targets[@]}"; do
+    say "building qemu-system-$t (QEMU $version, $variant build, inputs $key)"
+    nice ninja -C "$build_dir" -j "$jobs" "qemu-system-$t" >&2 ||
+        die "QEMU build failed"
+    cp "$build_dir/qemu-system-$t" "$(dirname "$bin")/qemu-system-$t.tmp"
+    mv "$(dirname "$bin")/qemu-system-$t.tmp" "$(dirname "$bin")/qemu-system-$t"
+done
 link_binary

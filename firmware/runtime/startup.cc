@@ -68,7 +68,11 @@ void init_thread_local_storage(uintptr_t partition_base) {
 }
 
 void prepare_board_image() {
+#ifndef TESSERA_BOARD_PREPARES_IMAGE
+  // QEMU loads .data but leaves .bss to the image. (A dev board's start.S has done both before
+  // its software services started, and clearing again would lose their state.)
   memset(__bss_start, 0, static_cast<size_t>(__bss_end - __bss_start));
+#endif
   for (const Constructor* c = __preinit_array_start; c != __preinit_array_end; ++c) {
     (*c)();
   }

@@ -46,6 +46,14 @@
 #define TESSERA_TINSEL_CSR_WRITE_(csr, value) (::tessera::hal::csr_write<(csr)>(value))
 #define TESSERA_TINSEL_SYSINFO_(reg) (::tessera::hal::mmio_read32(TESSERA_SYSINFO_BASE + (reg)))
 #define TESSERA_TINSEL_EXTERN_C_ extern "C"
+#elif defined(__riscv) && defined(TESSERA_BOARD_BACKEND)
+/* A dev board: the HAL's board backend, in C (boards/services, docs/boards.md). */
+uint32_t tessera_board_csr(uint32_t csr, uint32_t value, int write);
+uint32_t tessera_board_mmio_read32(uint32_t bus_address);
+#define TESSERA_TINSEL_CSR_READ_(csr) tessera_board_csr((csr), 0, 0)
+#define TESSERA_TINSEL_CSR_WRITE_(csr, value) ((void)tessera_board_csr((csr), (uint32_t)(value), 1))
+#define TESSERA_TINSEL_SYSINFO_(reg) tessera_board_mmio_read32(TESSERA_SYSINFO_BASE + (reg))
+#define TESSERA_TINSEL_EXTERN_C_ extern
 #elif defined(__riscv)
 #define TESSERA_TINSEL_CSR_READ_(csr)                                                              \
     __extension__({                                                                                \

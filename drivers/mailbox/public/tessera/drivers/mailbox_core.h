@@ -40,6 +40,13 @@
 #define TESSERA_MBOX_POINTER_(bus_address) (::tessera::hal::scratch_pointer(bus_address))
 #define TESSERA_MBOX_BUS_ADDRESS_(pointer) (::tessera::hal::scratch_bus_address(pointer))
 #define TESSERA_MBOX_CONSTEXPR_ constexpr
+#elif defined(__riscv) && defined(TESSERA_BOARD_BACKEND)
+/* A dev board: the HAL's board backend, in C (boards/services, docs/boards.md). */
+uint32_t tessera_board_csr(uint32_t csr, uint32_t value, int write);
+#define TESSERA_MBOX_CSR_SWAP_(csr, value) tessera_board_csr((csr), (uint32_t)(value), 1)
+#define TESSERA_MBOX_POINTER_(bus_address) ((volatile void *)(uintptr_t)(bus_address))
+#define TESSERA_MBOX_BUS_ADDRESS_(pointer) ((uint32_t)(uintptr_t)(pointer))
+#define TESSERA_MBOX_CONSTEXPR_
 #elif defined(__riscv)
 /* volatile and "memory": the CSRs send and receive messages through the scratchpad. */
 #define TESSERA_MBOX_CSR_SWAP_(csr, value)                                             \

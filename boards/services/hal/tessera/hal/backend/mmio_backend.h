@@ -1,0 +1,21 @@
+// Board backend of the HAL's MMIO facade (docs/boards.md): the facade names Tessera's device
+// windows (sysinfo, console, exit, MSWI), which a dev board does not have at those addresses;
+// the board's software services answer for them.
+#pragma once
+
+#include <stdint.h>
+
+extern "C" uint32_t tessera_board_mmio_read32(uint32_t bus_address);
+extern "C" void tessera_board_mmio_write32(uint32_t bus_address, uint32_t value);
+
+namespace tessera::hal::backend {
+
+inline uint32_t mmio_read32(uint32_t bus_address) {
+  return tessera_board_mmio_read32(bus_address);
+}
+
+inline void mmio_write32(uint32_t bus_address, uint32_t value) {
+  tessera_board_mmio_write32(bus_address, value);
+}
+
+}  // namespace tessera::hal::backend
