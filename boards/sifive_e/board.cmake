@@ -7,4 +7,4 @@ set(TESSERA_MULTILIB rv32imac/ilp32)
 # Tessera's devices the board provides in software (boards/services), and the apps that need
 # no more than these.
 set(TESSERA_BOARD_SERVICES sysinfo console exit mswi)
-set(TESSERA_BOARD_APPS hello exitcode)
+set(TESSERA_BOARD_APPS hello exitcode trap)

@@ -108,6 +108,10 @@ tessera_trap_entry:
   .globl tessera_trap_nested
   .type tessera_trap_nested, @function
 tessera_trap_nested:
+#ifdef TESSERA_BOARD_BACKEND
+  /* A dev board has no exit device at TESSERA_EXIT_BASE: its own stack-free exit. */
+  j tessera_board_trap_nested
+#endif
   csrr t1, mcause
   srli t2, t1, 31 /* interrupt bit: interrupts report as 192 + code */
   slli t2, t2, 6
