@@ -139,8 +139,7 @@ void RingLink::file(const Message& m) {
         return;
       }
       for (uint32_t e = 0; e < m.count; e++) {
-        Sum& s = sums_[exports_[m.first + e]];
-        s.x += m.entries[e].x, s.y += m.entries[e].y, s.z += m.entries[e].z;
+        sums_[exports_[m.first + e]].add(m.entries[e]);
       }
       exportEntries_ += m.count;
       return;

@@ -155,20 +155,15 @@ bool ShakeThread::step() {
 void ShakeThread::computeSums() {
   for (uint32_t k = 0; k < h_.constraints; k++) {
     const fixed::Constraint& c = constraints_[k];
-    const Vec r0 = fixed::difference(start_[c.i], start_[c.j]);
-    int64_t ratio = 0;
-    const fixed::Outcome outcome =
-        fixed::withinComponentLimit(r0)
-            ? fixed::correctionRatio(c, r0, fixed::difference(x_[c.i], x_[c.j]), &ratio)
-            : fixed::Outcome::kStretched;
+    fixed::Displacements d{};
+    const fixed::Outcome outcome = fixed::constraintDisplacements(
+        c, fixed::difference(start_[c.i], start_[c.j]), fixed::difference(x_[c.i], x_[c.j]), &d);
     if (outcome != fixed::Outcome::kOk) {
       fail(errorOf(outcome), k);
       continue;
     }
-    const Vec di = fixed::displacement(ratio, c.shareI, r0);
-    const Vec dj = fixed::displacement(ratio, c.shareJ, r0);
-    sums_[c.i].x += di.x, sums_[c.i].y += di.y, sums_[c.i].z += di.z;
-    sums_[c.j].x -= dj.x, sums_[c.j].y -= dj.y, sums_[c.j].z -= dj.z;
+    sums_[c.i].add(d.i);
+    sums_[c.j].subtract(d.j);
   }
 }
 

@@ -99,22 +99,17 @@ ShakeResult shake(const FixedMolecule& m, const std::vector<Vec>& reference,
                   std::vector<Vec>* positions, uint32_t maxIterations) {
   ShakeResult r;
   std::vector<Vec> x = *positions;
-  struct Sum {
-    int64_t x, y, z;
-  };
-  std::vector<Sum> sums(x.size());
+  std::vector<fixed::Sum> sums(x.size());
   const std::vector<uint32_t> divisors = dampingDivisors(m);
   while (r.iterations < maxIterations) {
     r.iterations++;
-    sums.assign(x.size(), Sum{0, 0, 0});
+    sums.assign(x.size(), fixed::Sum{0, 0, 0});
     for (uint32_t k = 0; k < m.constraints.size(); k++) {
       const fixed::Constraint& c = m.constraints[k];
-      const Vec r0 = fixed::difference(reference[c.i], reference[c.j]);
-      int64_t ratio = 0;
+      fixed::Displacements d{};
       const fixed::Outcome outcome =
-          fixed::withinComponentLimit(r0)
-              ? fixed::correctionRatio(c, r0, fixed::difference(x[c.i], x[c.j]), &ratio)
-              : fixed::Outcome::kStretched;
+          fixed::constraintDisplacements(c, fixed::difference(reference[c.i], reference[c.j]),
+                                         fixed::difference(x[c.i], x[c.j]), &d);
       if (outcome != fixed::Outcome::kOk) {
         const char* why = outcome == fixed::Outcome::kStretched ? "is stretched beyond 32 Å"
                           : outcome == fixed::Outcome::kTurned
@@ -125,10 +120,8 @@ ShakeResult shake(const FixedMolecule& m, const std::vector<Vec>& reference,
                               std::to_string(r.iterations) + ": the step diverges");
         return r;
       }
-      const Vec di = fixed::displacement(ratio, c.shareI, r0);
-      const Vec dj = fixed::displacement(ratio, c.shareJ, r0);
-      sums[c.i].x += di.x, sums[c.i].y += di.y, sums[c.i].z += di.z;
-      sums[c.j].x -= dj.x, sums[c.j].y -= dj.y, sums[c.j].z -= dj.z;
+      sums[c.i].add(d.i);
+      sums[c.j].subtract(d.j);
     }
     for (size_t p = 0; p < x.size(); p++) {
       const uint32_t d = divisors[p];

@@ -89,6 +89,30 @@ constexpr Vec displacement(int64_t ratio, int32_t share, Vec r0) {
           static_cast<int32_t>(roundShift(scaled * r0.z, kRatioBits))};
 }
 
+// One constraint's two displacements in an iteration: `i` moves particle i (added), `j` moves
+// particle j (subtracted). r0 is the constraint's vector at the start of the step, r now.
+struct Displacements {
+  Vec i, j;
+};
+
+constexpr Outcome constraintDisplacements(const Constraint& c, Vec r0, Vec r, Displacements* d) {
+  if (!withinComponentLimit(r0)) return Outcome::kStretched;
+  int64_t ratio = 0;
+  const Outcome outcome = correctionRatio(c, r0, r, &ratio);
+  if (outcome != Outcome::kOk) return outcome;
+  d->i = displacement(ratio, c.shareI, r0);
+  d->j = displacement(ratio, c.shareJ, r0);
+  return Outcome::kOk;
+}
+
+// A particle's displacements summed over its constraints, exactly (in int64).
+struct Sum {
+  int64_t x, y, z;
+
+  constexpr void add(Vec v) { x += v.x, y += v.y, z += v.z; }
+  constexpr void subtract(Vec v) { x -= v.x, y -= v.y, z -= v.z; }
+};
+
 // Whether r² is within the constraint's tolerance of d².
 constexpr bool satisfied(const Constraint& c, Vec r) {
   const int64_t diff = c.length2 - dot(r, r);

@@ -60,9 +60,7 @@ struct Header {
 };
 inline constexpr uint32_t kVersion = 1;
 
-struct Sum {
-  int64_t x, y, z;
-};
+using fixed::Sum;
 
 // When one thread began an iteration, voted, and knew the ring's verdict (modelled cycles, the
 // machine's one timeline): the host takes the critical path from these (docs/shake.md).
