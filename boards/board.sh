@@ -30,6 +30,7 @@ load_board() {
     local board=$1
     [ -f "$here/$board/board.env" ] ||
         die "no board named '$board' (boards: $(boards | paste -sd ' '))"
+    board_dir="$here/$board"
     # shellcheck source=/dev/null
     source "$here/$board/board.env"
 }

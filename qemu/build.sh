@@ -3,9 +3,9 @@
 # source (upstream tarball of the `qemu` source package) + the overlay in
 # this folder (new files, a few small patches), the plain C device models of
 # models/ and the shared register header. The normal build also has QEMU's
-# model of the HiFive1 Rev B (sifive_e), a dev board the firmware runs on
-# (docs/boards.md). It is configured for riscv64 as well, where QEMU's model of
-# the HiFive Unleashed (sifive_u) will be built with that board.
+# models of the dev boards the firmware runs on (docs/boards.md): the HiFive1
+# Rev B (sifive_e) in qemu-system-riscv32 and the HiFive Unleashed (sifive_u)
+# in qemu-system-riscv64.
 #
 # Cached outside the clone: the source tree and its build directory once per
 # QEMU version and patch set, and each finished binary under a hash of its
@@ -34,16 +34,14 @@ if [ "$variant" = asan ]; then
     variant_flags=(--enable-asan --enable-ubsan)
     key_suffix=-asan
     # The boards' QEMU models are upstream's own: the sanitizer build is for Tessera's machine.
-    configured=(riscv32)
+    targets=(riscv32)
 else
     link_dir=${1:-$repo/build/qemu}
     build_subdir=build
     variant_flags=()
     key_suffix=
-    configured=(riscv32 riscv64)
+    targets=(riscv32 riscv64)
 fi
-# The binaries built; qemu-system-riscv64 joins with the HiFive Unleashed (docs/boards.md).
-targets=(riscv32)
 jobs=${TESSERA_JOBS:-2}
 
 say() { echo "qemu/build.sh: $*" >&2; }
@@ -188,7 +186,7 @@ for f in "$repo"/hal/include/tessera/hw/*.h; do
 done
 
 build_dir="$tree/$build_subdir"
-target_list=$(printf '%s-softmmu,' "${configured[@]}")
+target_list=$(printf '%s-softmmu,' "${targets[@]}")
 configure_args=(--target-list="${target_list%,}"
     --without-default-features --without-default-devices
     --with-devices-riscv32=tessera --with-devices-riscv64=tessera
@@ -201,7 +199,7 @@ if [ -f "$build_dir/.tessera-configure" ] &&
     rm -rf "$build_dir"
 fi
 if [ ! -f "$build_dir/build.ninja" ]; then
-    say "configuring QEMU $version (${configured[*]}, $variant build)"
+    say "configuring QEMU $version (${targets[*]}, $variant build)"
     mkdir -p "$build_dir"
     (cd "$build_dir" && ../configure "${configure_args[@]}" >&2) ||
         die "QEMU configure failed"

@@ -23,6 +23,20 @@ struct Services {
 };
 
 [[gnu::section(".tessera_services")]] Services services;
+[[gnu::section(".tessera_services")]] uint32_t services_held;
+
+// The models are not reentrant, and several harts may call at once: one at a time. A waiting
+// hart spins only for another's device access, a bounded few hundred instructions.
+class ServicesLock {
+ public:
+  ServicesLock() {
+    while (__atomic_exchange_n(&services_held, 1u, __ATOMIC_ACQUIRE) != 0) {
+    }
+  }
+  ~ServicesLock() { __atomic_store_n(&services_held, 0u, __ATOMIC_RELEASE); }
+  ServicesLock(const ServicesLock&) = delete;
+  ServicesLock& operator=(const ServicesLock&) = delete;
+};
 
 uint32_t thread_id() {
   const TesseraShape shape = layout().shape;
@@ -145,6 +159,7 @@ void init_services() {
 using namespace tessera::board;
 
 extern "C" uint32_t tessera_board_mmio_read32(uint32_t address) {
+  const ServicesLock lock;
   if (within(address, TESSERA_SYSINFO_BASE, TESSERA_SYSINFO_SIZE)) {
     return sysinfo_read(address - TESSERA_SYSINFO_BASE);
   }
@@ -158,6 +173,7 @@ extern "C" uint32_t tessera_board_mmio_read32(uint32_t address) {
 }
 
 extern "C" void tessera_board_mmio_write32(uint32_t address, uint32_t value) {
+  const ServicesLock lock;
   if (within(address, TESSERA_SYSINFO_BASE, TESSERA_SYSINFO_SIZE)) {
     sysinfo_write(address - TESSERA_SYSINFO_BASE, value);
   } else if (within(address, TESSERA_CONSOLE_BASE, TESSERA_CONSOLE_SIZE)) {
@@ -185,9 +201,13 @@ extern "C" uint32_t tessera_board_csr(uint32_t csr, uint32_t value, int write) {
       return static_cast<uint32_t>(cycles() >> 32);
     case TESSERA_CSR_MIP:
       return read_mip();
-    case TESSERA_CSR_EMIT:
+    case TESSERA_CSR_EMIT: {
+      const ServicesLock lock;
       return tessera_console_emit_csr(services.console, thread_index(), write != 0, value);
-    default:
+    }
+    default: {
+      const ServicesLock lock;
       unsupported(write ? "write of CSR" : "read of CSR", csr);
+    }
   }
 }

@@ -14,25 +14,25 @@ namespace tessera::runtime::machine {
 // mie.MSIE has the bit of mip.MSIP.
 inline constexpr uint32_t kMieMachineSoftware = TESSERA_MIP_MSIP;
 
-inline uint32_t read_mcause() {
-  uint32_t value;
+inline uintptr_t read_mcause() {
+  uintptr_t value;
   asm volatile("csrr %0, mcause" : "=r"(value));
   return value;
 }
 
-inline uint32_t read_mepc() {
-  uint32_t value;
+inline uintptr_t read_mepc() {
+  uintptr_t value;
   asm volatile("csrr %0, mepc" : "=r"(value));
   return value;
 }
 
 // Where mret resumes (a trap the image's hook handled).
-inline void write_mepc(uint32_t value) {
+inline void write_mepc(uintptr_t value) {
   asm volatile("csrw mepc, %0" : : "r"(value));
 }
 
-inline uint32_t read_mtval() {
-  uint32_t value;
+inline uintptr_t read_mtval() {
+  uintptr_t value;
   asm volatile("csrr %0, mtval" : "=r"(value));
   return value;
 }

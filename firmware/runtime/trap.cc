@@ -32,7 +32,7 @@ namespace tessera::runtime {
 
 namespace {
 
-constexpr uint32_t kMcauseInterrupt = 1u << 31;
+constexpr uintptr_t kMcauseInterrupt = uintptr_t{1} << (__riscv_xlen - 1);
 constexpr uint32_t kExceptionExitBase = TESSERA_EXIT_EXCEPTION_BASE;
 constexpr uint32_t kInterruptExitBase = TESSERA_EXIT_INTERRUPT_BASE;
 constexpr uint32_t kCodeMask = TESSERA_EXIT_CAUSE_MASK;  // both ranges fit an 8-bit status
@@ -181,9 +181,9 @@ extern "C" void tessera_trap_handler(TrapFrame* frame) {
       return;
     }
   }
-  const uint32_t mcause = machine::read_mcause();
+  const uintptr_t mcause = machine::read_mcause();
   const bool interrupt = (mcause & kMcauseInterrupt) != 0;
-  const uint32_t code = mcause & ~kMcauseInterrupt;
+  const uint32_t code = static_cast<uint32_t>(mcause & ~kMcauseInterrupt);
 
   Line line;
   line.text("TRAP hart 0x");

@@ -10,7 +10,17 @@
  */
 #include "tessera/hw/regs_asm.h"
 
-#define TRAP_FRAME_SIZE (32 * 4)
+/* XLEN-sized slots: 32 bits on Tessera, 64 on an RV64 dev board (docs/boards.md). */
+#if __riscv_xlen == 64
+#define REG_S sd
+#define REG_L ld
+#define REG_BYTES 8
+#else
+#define REG_S sw
+#define REG_L lw
+#define REG_BYTES 4
+#endif
+#define TRAP_FRAME_SIZE (32 * REG_BYTES)
 
   .option push
   .option norelax /* gp may be the corrupted register; address everything pc-relative. */
@@ -26,39 +36,39 @@ tessera_trap_entry:
   csrr t0, mscratch
 
   addi sp, sp, -TRAP_FRAME_SIZE
-  sw zero, 0(sp)
-  sw x1, 4(sp)
-  sw x3, 12(sp)
-  sw x4, 16(sp)
-  sw x5, 20(sp)
-  sw x6, 24(sp)
-  sw x7, 28(sp)
-  sw x8, 32(sp)
-  sw x9, 36(sp)
-  sw x10, 40(sp)
-  sw x11, 44(sp)
-  sw x12, 48(sp)
-  sw x13, 52(sp)
-  sw x14, 56(sp)
-  sw x15, 60(sp)
-  sw x16, 64(sp)
-  sw x17, 68(sp)
-  sw x18, 72(sp)
-  sw x19, 76(sp)
-  sw x20, 80(sp)
-  sw x21, 84(sp)
-  sw x22, 88(sp)
-  sw x23, 92(sp)
-  sw x24, 96(sp)
-  sw x25, 100(sp)
-  sw x26, 104(sp)
-  sw x27, 108(sp)
-  sw x28, 112(sp)
-  sw x29, 116(sp)
-  sw x30, 120(sp)
-  sw x31, 124(sp)
+  REG_S zero, 0*REG_BYTES(sp)
+  REG_S x1, 1*REG_BYTES(sp)
+  REG_S x3, 3*REG_BYTES(sp)
+  REG_S x4, 4*REG_BYTES(sp)
+  REG_S x5, 5*REG_BYTES(sp)
+  REG_S x6, 6*REG_BYTES(sp)
+  REG_S x7, 7*REG_BYTES(sp)
+  REG_S x8, 8*REG_BYTES(sp)
+  REG_S x9, 9*REG_BYTES(sp)
+  REG_S x10, 10*REG_BYTES(sp)
+  REG_S x11, 11*REG_BYTES(sp)
+  REG_S x12, 12*REG_BYTES(sp)
+  REG_S x13, 13*REG_BYTES(sp)
+  REG_S x14, 14*REG_BYTES(sp)
+  REG_S x15, 15*REG_BYTES(sp)
+  REG_S x16, 16*REG_BYTES(sp)
+  REG_S x17, 17*REG_BYTES(sp)
+  REG_S x18, 18*REG_BYTES(sp)
+  REG_S x19, 19*REG_BYTES(sp)
+  REG_S x20, 20*REG_BYTES(sp)
+  REG_S x21, 21*REG_BYTES(sp)
+  REG_S x22, 22*REG_BYTES(sp)
+  REG_S x23, 23*REG_BYTES(sp)
+  REG_S x24, 24*REG_BYTES(sp)
+  REG_S x25, 25*REG_BYTES(sp)
+  REG_S x26, 26*REG_BYTES(sp)
+  REG_S x27, 27*REG_BYTES(sp)
+  REG_S x28, 28*REG_BYTES(sp)
+  REG_S x29, 29*REG_BYTES(sp)
+  REG_S x30, 30*REG_BYTES(sp)
+  REG_S x31, 31*REG_BYTES(sp)
   addi t0, sp, TRAP_FRAME_SIZE /* sp as it was when the trap hit */
-  sw t0, 8(sp)
+  REG_S t0, 2*REG_BYTES(sp)
 
   /* The C++ handler may use gp-relative data; re-establish gp from scratch. */
   la gp, __global_pointer$
@@ -69,37 +79,37 @@ tessera_trap_entry:
    * hook left it) goes back into the registers. t0 (x5) and sp (x2) come last. */
   la t0, tessera_trap_entry
   csrw mtvec, t0
-  lw x1, 4(sp)
-  lw x3, 12(sp)
-  lw x4, 16(sp)
-  lw x6, 24(sp)
-  lw x7, 28(sp)
-  lw x8, 32(sp)
-  lw x9, 36(sp)
-  lw x10, 40(sp)
-  lw x11, 44(sp)
-  lw x12, 48(sp)
-  lw x13, 52(sp)
-  lw x14, 56(sp)
-  lw x15, 60(sp)
-  lw x16, 64(sp)
-  lw x17, 68(sp)
-  lw x18, 72(sp)
-  lw x19, 76(sp)
-  lw x20, 80(sp)
-  lw x21, 84(sp)
-  lw x22, 88(sp)
-  lw x23, 92(sp)
-  lw x24, 96(sp)
-  lw x25, 100(sp)
-  lw x26, 104(sp)
-  lw x27, 108(sp)
-  lw x28, 112(sp)
-  lw x29, 116(sp)
-  lw x30, 120(sp)
-  lw x31, 124(sp)
-  lw x5, 20(sp)
-  lw x2, 8(sp)
+  REG_L x1, 1*REG_BYTES(sp)
+  REG_L x3, 3*REG_BYTES(sp)
+  REG_L x4, 4*REG_BYTES(sp)
+  REG_L x6, 6*REG_BYTES(sp)
+  REG_L x7, 7*REG_BYTES(sp)
+  REG_L x8, 8*REG_BYTES(sp)
+  REG_L x9, 9*REG_BYTES(sp)
+  REG_L x10, 10*REG_BYTES(sp)
+  REG_L x11, 11*REG_BYTES(sp)
+  REG_L x12, 12*REG_BYTES(sp)
+  REG_L x13, 13*REG_BYTES(sp)
+  REG_L x14, 14*REG_BYTES(sp)
+  REG_L x15, 15*REG_BYTES(sp)
+  REG_L x16, 16*REG_BYTES(sp)
+  REG_L x17, 17*REG_BYTES(sp)
+  REG_L x18, 18*REG_BYTES(sp)
+  REG_L x19, 19*REG_BYTES(sp)
+  REG_L x20, 20*REG_BYTES(sp)
+  REG_L x21, 21*REG_BYTES(sp)
+  REG_L x22, 22*REG_BYTES(sp)
+  REG_L x23, 23*REG_BYTES(sp)
+  REG_L x24, 24*REG_BYTES(sp)
+  REG_L x25, 25*REG_BYTES(sp)
+  REG_L x26, 26*REG_BYTES(sp)
+  REG_L x27, 27*REG_BYTES(sp)
+  REG_L x28, 28*REG_BYTES(sp)
+  REG_L x29, 29*REG_BYTES(sp)
+  REG_L x30, 30*REG_BYTES(sp)
+  REG_L x31, 31*REG_BYTES(sp)
+  REG_L x5, 5*REG_BYTES(sp)
+  REG_L x2, 2*REG_BYTES(sp)
   mret
   .size tessera_trap_entry, . - tessera_trap_entry
 
@@ -113,7 +123,7 @@ tessera_trap_nested:
   j tessera_board_trap_nested
 #endif
   csrr t1, mcause
-  srli t2, t1, 31 /* interrupt bit: interrupts report as 192 + code */
+  srli t2, t1, __riscv_xlen - 1 /* interrupt bit: interrupts report as 192 + code */
   slli t2, t2, 6
   andi t1, t1, 63
   add t1, t1, t2

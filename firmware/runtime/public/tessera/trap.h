@@ -17,17 +17,17 @@
 namespace tessera::runtime {
 
 // The interrupted integer registers x0..x31 as trap_entry.S saved them (x0 reads 0, x2 is the sp
-// at the trap). Written back when a handled trap returns.
+// at the trap), XLEN bits each (32 on Tessera). Written back when a handled trap returns.
 struct TrapFrame {
-  uint32_t x[32];
+  uintptr_t x[32];
 };
-static_assert(sizeof(TrapFrame) == 32 * 4, "trap_entry.S saves 32 words");
+static_assert(sizeof(TrapFrame) == 32 * sizeof(uintptr_t), "trap_entry.S saves 32 registers");
 
 // The trap's machine CSRs. mepc is where the hart resumes if the hook handles the trap.
 struct TrapContext {
-  uint32_t mcause;
-  uint32_t mepc;
-  uint32_t mtval;
+  uintptr_t mcause;
+  uintptr_t mepc;
+  uintptr_t mtval;
 };
 
 // Defined by the image if it wants it (a weak reference in firmware/runtime/trap.cc).

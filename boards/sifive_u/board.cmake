@@ -1,0 +1,10 @@
+# HiFive Unleashed (docs/boards.md): FU540-C000, an E51 (RV64IMAC) and four U54 (RV64GC) harts.
+# The firmware is RV64IMAC, which all five run, from the same sources as the RV32 builds;
+# medany because the image sits in the L2 LIM at 0x08000000. QEMU's model:
+# qemu-system-riscv64 -M sifive_u -smp 5. ISA spec 2.2: see boards/sifive_e/board.cmake.
+set(TESSERA_ARCH_FLAGS -march=rv64imac -mabi=lp64 -mcmodel=medany -misa-spec=2.2)
+set(TESSERA_MULTILIB rv64imac/lp64)
+# Tessera's devices the board provides in software (boards/services), and the apps that need
+# no more than these.
+set(TESSERA_BOARD_SERVICES sysinfo console exit mswi)
+set(TESSERA_BOARD_APPS hello exitcode trap)
