@@ -227,12 +227,14 @@ TEST(SoftwareProtocolError, AFanoutOutOfRangeEndsTheRunWithOneLine) {
 
 TYPED_TEST(SoftwareDetectors, AMessageFromAnUnexpectedEpisodeEndsTheRun) {
   // 2 boards x 4 threads; thread 5 sends thread 3 an application message that claims to come
-  // from episode 7, behind the detector's back, before anyone calls idle.
+  // from episode 7, behind the detector's back, and it reaches thread 3's mailbox before anyone
+  // calls idle. (Were it still in flight, uncounted, when thread 3 took its snapshot, the
+  // detector could rightly find termination first: the message is no part of its sums.)
   const TesseraShape shape{2, 1, 2, 1, 1, 2};
   Machine machine(shape);
   const uint32_t n = machine.num_harts();
   const uint32_t receiver = machine.thread_ids()[3];
-  std::latch slots_given(n), sent(1);
+  std::latch slots_given(n), sent(1), delivered(1);
   std::atomic<int> exits{0};
   machine.run_on_all_harts([&](Hart& hart) {
     GiveReceiveSlots();
@@ -248,6 +250,11 @@ TYPED_TEST(SoftwareDetectors, AMessageFromAnUnexpectedEpisodeEndsTheRun) {
       sent.count_down();
     }
     sent.wait();
+    if (hart.index() == 3) {
+      (void)tessera_mbox_wait_until(TESSERA_WAIT_CAN_RECV);
+      delivered.count_down();
+    }
+    delivered.wait();
     try {
       (void)det.idle(true);
       ADD_FAILURE() << "thread " << hart.index() << " was released";
