@@ -6,10 +6,11 @@
 //
 // The services are set up once, by the first thread, before any other runs (start.S). Their
 // state lives in its own section, which the runtime's preparation of the image leaves alone.
+#include "tessera/board/services.h"
+
 #include <stdio.h>
 
 #include "tessera/board/board.h"
-#include "tessera/board/services.h"
 #include "tessera/models/console.h"
 #include "tessera/models/exit.h"
 #include "tessera/models/sysinfo.h"
