@@ -5,17 +5,13 @@
  * then it sets up Tessera's devices in software and enters the runtime as a Tessera hart does
  * (firmware/runtime/start.S), with its stack at the top of its partition.
  */
+#include "tessera/start_prologue.h"
+
   .section .text.start, "ax", @progbits
   .globl _start
   .type _start, @function
 _start:
-  .option push
-  .option norelax
-  la gp, __global_pointer$
-  .option pop
-
-  la t0, tessera_trap_entry
-  csrw mtvec, t0
+  tessera_start_prologue
 
   la sp, __tessera_partitions
   la t0, __tessera_partition_size

@@ -5,6 +5,8 @@
  * wfi until released, then enters the runtime as Tessera thread mhartid - 1, with its stack at
  * the top of its partition, as a Tessera hart does (firmware/runtime/start.S).
  */
+#include "tessera/start_prologue.h"
+
 #define CLINT_MSIP 0x02000000
 #define MIE_MSIE 8
 #define U54_HARTS 4
@@ -13,12 +15,7 @@
   .globl _start
   .type _start, @function
 _start:
-  .option push
-  .option norelax
-  la gp, __global_pointer$
-  .option pop
-  la t0, tessera_trap_entry
-  csrw mtvec, t0
+  tessera_start_prologue
   li ra, 0
   li s0, 0
   csrr a0, mhartid

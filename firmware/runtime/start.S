@@ -7,6 +7,7 @@
  * are in startup.cc; main runs between tessera_runtime_start and tessera_runtime_finish.
  */
 #include "tessera/hw/regs_asm.h"
+#include "tessera/start_prologue.h"
 
 #define MSTATUS_FS_INITIAL 0x2000
 
@@ -22,15 +23,7 @@ _start:
   .word __tessera_image_tiles_x, __tessera_image_tiles_y
   .word __tessera_image_cores_per_tile, __tessera_image_threads_per_core
 1:
-  /* gp first: the linker may relax later address loads into gp-relative ones. */
-  .option push
-  .option norelax
-  la gp, __global_pointer$
-  .option pop
-
-  /* Any fault from here on is reported (trap.cc) instead of jumping to address 0. */
-  la t0, tessera_trap_entry
-  csrw mtvec, t0
+  tessera_start_prologue
 
   /* Stack at the top of this hart's partition; its TLS block goes at the bottom (startup.cc). */
   li t0, TESSERA_SYSINFO_BASE
