@@ -4,20 +4,21 @@
 // share (boards/services/sifive_board.cc).
 #include "tessera/board/board.h"
 
+#include "board.h"
 #include "sifive_board.h"
 
 namespace tessera::board {
 
 namespace {
 
-constexpr uintptr_t kClintMsip = 0x02000000;
+constexpr uintptr_t kClintMsip = SIFIVE_U_CLINT_MSIP;
 
 }  // namespace
 
 namespace sifive {
 
 const SifiveUart& console_uart() {
-  static constexpr SifiveUart kUart0(0x10010000);
+  static constexpr SifiveUart kUart0(SIFIVE_U_UART0);
   return kUart0;
 }
 

@@ -7,9 +7,9 @@
  */
 #include "tessera/start_prologue.h"
 
-#define CLINT_MSIP 0x02000000
-#define MIE_MSIE 8
-#define U54_HARTS 4
+#include "board.h"
+
+#define MIE_MSIE 8 /* the architecture's mie.MSIE, the bit of mip.MSIP (TESSERA_MIP_MSIP) */
 
   .section .text.start, "ax", @progbits
   .globl _start
@@ -45,8 +45,8 @@ _start:
   la t1, tessera_board_services_ready
   sw t0, 0(t1)
   fence rw, rw
-  li t1, CLINT_MSIP + 4
-  li t2, U54_HARTS
+  li t1, SIFIVE_U_CLINT_MSIP + 4
+  li t2, SIFIVE_U_THREAD_HARTS
 5:
   sw t0, 0(t1)
   addi t1, t1, 4
@@ -69,7 +69,7 @@ thread:
   j 7b
 8:
   fence rw, rw
-  li t0, CLINT_MSIP
+  li t0, SIFIVE_U_CLINT_MSIP
   slli t1, a0, 2
   add t0, t0, t1
   sw zero, 0(t0)
