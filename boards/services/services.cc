@@ -1,8 +1,9 @@
 // Tessera's devices in software, for dev boards that do not have them (docs/boards.md): the
 // HAL's board backend sends every access to Tessera's CSRs and device windows here. The rules
 // are the device models' own (models/: sysinfo, console, exit, MSWI), the same plain C that QEMU
-// and the host machine use, so a board answers exactly as -M tessera does; the board supplies
-// its facts, console and exit (tessera/board/board.h).
+// and the host machine use, so a board answers exactly as -M tessera does; the mailbox is the
+// board's own (mailbox_service.h), on the same rules. The board supplies its facts, console and
+// exit (tessera/board/board.h); its threads are threads.h's.
 //
 // The services are set up once, by the first thread, before any other runs (start.S). Their
 // state lives in its own section, which the runtime's preparation of the image leaves alone.
@@ -10,10 +11,12 @@
 
 #include <stdio.h>
 
+#include "mailbox_service.h"
 #include "tessera/board/board.h"
 #include "tessera/models/console.h"
 #include "tessera/models/exit.h"
 #include "tessera/models/sysinfo.h"
+#include "threads.h"
 
 namespace tessera::board {
 namespace {
@@ -26,15 +29,10 @@ struct Services {
 [[gnu::section(".tessera_services")]] Services services;
 [[gnu::section(".tessera_services")]] uint32_t services_held;
 
-// The models are not reentrant, and several harts may call at once: one at a time. A waiting
-// hart spins only for another's device access, a bounded few hundred instructions.
 class ServicesLock {
  public:
-  ServicesLock() {
-    while (__atomic_exchange_n(&services_held, 1u, __ATOMIC_ACQUIRE) != 0) {
-    }
-  }
-  ~ServicesLock() { __atomic_store_n(&services_held, 0u, __ATOMIC_RELEASE); }
+  ServicesLock() { lock_services(); }
+  ~ServicesLock() { unlock_services(); }
   ServicesLock(const ServicesLock&) = delete;
   ServicesLock& operator=(const ServicesLock&) = delete;
 };
@@ -126,7 +124,41 @@ void mswi_write(uint32_t offset, uint32_t value) {
     guest_error("MSWI write at", offset, "no such msip, or a value other than 0 or 1");
     return;
   }
-  software_interrupt(board * per_board + word, value != 0);
+  threads::set_msip(board * per_board + word, value != 0);
+}
+
+// A mailbox fault: on Tessera an illegal-instruction trap that the runtime reports and ends the
+// run with (status 130); here the same two facts, and the same status.
+[[noreturn]] void mailbox_fault(uint32_t csr, uint32_t value, uint32_t code) {
+  char line[TESSERA_CONSOLE_LINE_MAX];
+  const int n =
+      snprintf(line, sizeof line, "TRAP hart 0x%lx mailbox fault %lu (%s) csr 0x%03lx value 0x%lx",
+               static_cast<unsigned long>(thread_id()), static_cast<unsigned long>(code),
+               tessera_mailbox_fault_name(code), static_cast<unsigned long>(csr),
+               static_cast<unsigned long>(value));
+  tessera_console_flush_all(services.console);
+  console_line(line, n > 0 ? static_cast<size_t>(n) : 0);
+  finish(128 + 2);
+}
+
+// A mailbox CSR, waiting (threads.h) for as long as it blocks.
+uint32_t mailbox_csr(uint32_t csr, uint32_t value, bool write) {
+  for (;;) {
+    {
+      const ServicesLock lock;
+      uint32_t result = 0;
+      switch (mailbox::csr(thread_index(), csr, value, write, &result)) {
+        case mailbox::Result::kDone:
+          return result;
+        case mailbox::Result::kFault:
+          mailbox_fault(csr, value, result);
+        case mailbox::Result::kBlocked:
+          threads::prepare_wait();
+          break;
+      }
+    }
+    threads::wait();
+  }
 }
 
 bool within(uint32_t address, uint32_t base, uint32_t size) {
@@ -135,8 +167,22 @@ bool within(uint32_t address, uint32_t base, uint32_t size) {
 
 }  // namespace
 
+// The models are not reentrant, and several harts may call at once: one at a time. A waiting
+// hart spins only for another's device access, a bounded few hundred instructions; a green
+// thread never gives its hart away while it holds the lock.
+void lock_services() {
+  while (__atomic_exchange_n(&services_held, 1u, __ATOMIC_ACQUIRE) != 0) {
+  }
+}
+
+void unlock_services() {
+  __atomic_store_n(&services_held, 0u, __ATOMIC_RELEASE);
+}
+
 void init_services() {
   const Layout board = layout();
+  threads::init();
+  mailbox::init();
   TesseraSysinfoConfig config{};
   config.shape = board.shape;
   config.clock_mhz = board.clock_mhz;
@@ -193,6 +239,7 @@ extern "C" void tessera_board_mmio_write32(uint32_t address, uint32_t value) {
 }
 
 extern "C" uint32_t tessera_board_csr(uint32_t csr, uint32_t value, int write) {
+  if (tessera_csr_is_mailbox(csr)) return mailbox_csr(csr, value, write != 0);
   switch (csr) {
     case TESSERA_CSR_HART_ID:
       return thread_id();
@@ -201,7 +248,7 @@ extern "C" uint32_t tessera_board_csr(uint32_t csr, uint32_t value, int write) {
     case TESSERA_CSR_CYCLEH:
       return static_cast<uint32_t>(cycles() >> 32);
     case TESSERA_CSR_MIP:
-      return read_mip();
+      return threads::msip(thread_index()) ? TESSERA_MIP_MSIP : 0;
     case TESSERA_CSR_EMIT: {
       const ServicesLock lock;
       return tessera_console_emit_csr(services.console, thread_index(), write != 0, value);

@@ -29,8 +29,8 @@ uint32_t symbol(const char* s) {
 
 // One board, one tile, one core: the threads are the core's.
 Layout layout() {
-  return Layout{TesseraShape{1, 1, 1, 1, 1, symbol(__tessera_threads)}, sifive::clock_mhz(),
-                sifive::ram_bytes(), symbol(__tessera_partition_size)};
+  return Layout{TesseraShape{1, 1, 1, 1, 1, symbol(__tessera_threads)}, sifive::harts(),
+                sifive::clock_mhz(), sifive::ram_bytes(), symbol(__tessera_partition_size)};
 }
 
 uintptr_t partition_base(uint32_t index) {

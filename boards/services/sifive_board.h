@@ -12,6 +12,7 @@ namespace tessera::board::sifive {
 // Defined by the board.
 const SifiveUart& console_uart();
 uint32_t clock_mhz();
+uint32_t harts();  // that run threads
 uint32_t ram_bytes();
 
 }  // namespace tessera::board::sifive

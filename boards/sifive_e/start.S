@@ -2,8 +2,8 @@
  * _start on the HiFive1 Rev B (docs/boards.md): its one hart arrives here from the bootloader
  * (or QEMU's mask ROM) at 0x20010000, executing in place from flash. Before anything else it
  * copies the initial .data from flash to the DTIM and clears .bss and the services' section;
- * then it sets up Tessera's devices in software and enters the runtime as a Tessera hart does
- * (firmware/runtime/start.S), with its stack at the top of its partition.
+ * then it sets up Tessera's devices in software and runs the machine's threads, green threads
+ * that each enter the runtime as a Tessera hart does (boards/services/threads.h).
  */
 #include "tessera/start_prologue.h"
 
@@ -49,10 +49,10 @@ _start:
 6:
   li ra, 0
   li s0, 0
+  /* The services' allocations may set errno, which is thread-local: until the runtime gives
+     thread 0 its TLS block, at the bottom of its partition, tp points there already. */
+  la tp, __tessera_partitions
   call tessera_board_init_services
 
-  la a0, __tessera_partitions
-  call tessera_runtime_start
-  call main
-  tail tessera_runtime_finish
+  tail tessera_board_run_threads
   .size _start, . - _start

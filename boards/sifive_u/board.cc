@@ -12,6 +12,9 @@ namespace tessera::board {
 namespace {
 
 constexpr uintptr_t kClintMsip = SIFIVE_U_CLINT_MSIP;
+constexpr uintptr_t kClintMtime = SIFIVE_U_CLINT_MTIME;
+constexpr uint64_t kCoreClockMhz = 1000;
+constexpr uint64_t kTimebaseMhz = 1;  // the CLINT's mtime, on the board and in QEMU
 
 }  // namespace
 
@@ -23,7 +26,11 @@ const SifiveUart& console_uart() {
 }
 
 uint32_t clock_mhz() {
-  return 1000;
+  return kCoreClockMhz;
+}
+
+uint32_t harts() {
+  return SIFIVE_U_THREAD_HARTS;
 }
 
 uint32_t ram_bytes() {
@@ -32,15 +39,21 @@ uint32_t ram_bytes() {
 
 }  // namespace sifive
 
-uint32_t thread_index() {
+uint32_t hart_index() {
   unsigned long hart;
   asm volatile("csrr %0, mhartid" : "=r"(hart));
   return static_cast<uint32_t>(hart - 1);
 }
 
-// Thread t's msip is its hart's, t + 1, in the CLINT.
-void software_interrupt(uint32_t index, bool pending) {
-  *reinterpret_cast<volatile uint32_t*>(kClintMsip + 4 * (uintptr_t{index} + 1)) = pending ? 1 : 0;
+// The U54 of thread hart h is mhartid h + 1; its msip is the CLINT's word h + 1.
+void hart_interrupt(uint32_t hart, bool pending) {
+  *reinterpret_cast<volatile uint32_t*>(kClintMsip + 4 * (uintptr_t{hart} + 1)) = pending ? 1 : 0;
+}
+
+// Each hart's mcycle counts from its own start: the board's clock is the CLINT's mtime, which
+// every hart shares, in core cycles (to the timebase's microsecond).
+uint64_t cycles() {
+  return *reinterpret_cast<volatile uint64_t*>(kClintMtime) * (kCoreClockMhz / kTimebaseMhz);
 }
 
 }  // namespace tessera::board

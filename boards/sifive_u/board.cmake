@@ -6,5 +6,5 @@ set(TESSERA_ARCH_FLAGS -march=rv64imac -mabi=lp64 -mcmodel=medany -misa-spec=2.2
 set(TESSERA_MULTILIB rv64imac/lp64)
 # Tessera's devices the board provides in software (boards/services), and the apps that need
 # no more than these.
-set(TESSERA_BOARD_SERVICES sysinfo console exit mswi)
-set(TESSERA_BOARD_APPS hello exitcode trap)
+set(TESSERA_BOARD_SERVICES sysinfo console exit mswi mailbox idle)
+set(TESSERA_BOARD_APPS hello exitcode trap token_ring alltoall idle)

@@ -39,6 +39,9 @@ _start:
   addi t1, t1, 8
   j 3b
 4:
+  /* The services' allocations may set errno, which is thread-local: until the runtime gives
+     thread 0 its TLS block, at the bottom of its partition, tp points there already. */
+  la tp, __tessera_partitions
   call tessera_board_init_services
   fence rw, rw
   li t0, 1

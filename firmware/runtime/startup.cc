@@ -138,10 +138,20 @@ extern "C" void tessera_runtime_start(uintptr_t partition_base) {
   }
 }
 
+#ifdef TESSERA_BOARD_BACKEND
+// A dev board's threads (boards/services/threads.h): a thread that has checked in gives its
+// hart to the others.
+extern "C" [[noreturn]] void tessera_board_thread_exit();
+#endif
+
 extern "C" [[noreturn]] void tessera_runtime_finish(int main_result) {
   drivers::Console().flush();  // a last line without '\n' still belongs to this hart
   drivers::Sysinfo().check_in(exit_status(main_result));
+#ifdef TESSERA_BOARD_BACKEND
+  tessera_board_thread_exit();
+#else
   machine::park();
+#endif
 }
 
 }  // namespace tessera::runtime
@@ -149,9 +159,8 @@ extern "C" [[noreturn]] void tessera_runtime_finish(int main_result) {
 namespace tessera {
 
 void* heap_base() {
-  const uintptr_t end =
-      runtime::thread_local_block(drivers::Sysinfo().partition_base()) +
-      runtime::symbol_value(__tls_block_size);
+  const uintptr_t end = runtime::thread_local_block(drivers::Sysinfo().partition_base()) +
+                        runtime::symbol_value(__tls_block_size);
   return reinterpret_cast<void*>((end + 15) & ~uintptr_t{15});
 }
 

@@ -176,7 +176,13 @@ static inline const char *tessera_mailbox_fault_name(uint32_t code)
  * scratchpad and which board's DRAM sits behind the windows.
  * ------------------------------------------------------------------------- */
 #define TESSERA_SCRATCH_BASE    0x00010000u /* this tile's mailbox scratchpad   */
+/* A dev board's scratchpad is what RAM it can spare (docs/boards.md): its
+ * build sets TESSERA_BOARD_SCRATCH_SIZE (boards/<board>/board.cmake). */
+#ifdef TESSERA_BOARD_SCRATCH_SIZE
+#define TESSERA_SCRATCH_SIZE    TESSERA_BOARD_SCRATCH_SIZE
+#else
 #define TESSERA_SCRATCH_SIZE    0x00010000u /* 64 KiB: 1,024 slots of 64 bytes   */
+#endif
 #define TESSERA_SYSINFO_BASE    0x00100000u /* machine facts, boot check-in      */
 #define TESSERA_SYSINFO_SIZE    0x00001000u
 #define TESSERA_EXIT_BASE       0x00101000u /* exit device: pass, fail, reset    */

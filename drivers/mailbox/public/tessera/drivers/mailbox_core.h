@@ -43,9 +43,12 @@
 #elif defined(__riscv) && defined(TESSERA_BOARD_BACKEND)
 /* A dev board: the HAL's board backend, in C (boards/services, docs/boards.md). */
 uint32_t tessera_board_csr(uint32_t csr, uint32_t value, int write);
+extern char __tessera_scratch[];
 #define TESSERA_MBOX_CSR_SWAP_(csr, value) tessera_board_csr((csr), (uint32_t)(value), 1)
-#define TESSERA_MBOX_POINTER_(bus_address) ((volatile void *)(uintptr_t)(bus_address))
-#define TESSERA_MBOX_BUS_ADDRESS_(pointer) ((uint32_t)(uintptr_t)(pointer))
+#define TESSERA_MBOX_POINTER_(bus_address)                                             \
+    ((volatile void *)(__tessera_scratch + ((bus_address) - TESSERA_SCRATCH_BASE)))
+#define TESSERA_MBOX_BUS_ADDRESS_(pointer)                                             \
+    (TESSERA_SCRATCH_BASE + (uint32_t)((const volatile char *)(pointer) - __tessera_scratch))
 #define TESSERA_MBOX_CONSTEXPR_
 #elif defined(__riscv)
 /* volatile and "memory": the CSRs send and receive messages through the scratchpad. */

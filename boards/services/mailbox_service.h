@@ -1,0 +1,33 @@
+// Tessera's mailbox in software, for a dev board (docs/boards.md): the board's threads form one
+// tile, whose scratchpad is a block of the board's RAM (__tessera_scratch); each thread has a
+// queue of the slots that hold messages for it and a queue of the empty slots it has given to
+// hardware. A send copies the sender's slot into an empty slot of each receiver at once if it
+// has one, or when it frees one; until every copy is out, the sender's can-send is 0, which is
+// the guaranteed delivery of Tinsel's mailbox without a network.
+//
+// The CSRs are Tessera's, with the same faults (tessera/hw/regs.h), and tinselIdle is the same
+// refutable barrier (docs/idle.md): in shared memory the services see every send and every free,
+// so they know exactly when every thread is in tinselIdle and no message is undelivered. Time
+// is the board's own: nothing here is modelled.
+//
+// Not thread-safe: the services' lock is held around every call.
+#pragma once
+
+#include <stdint.h>
+
+namespace tessera::board::mailbox {
+
+// Once, on the first thread, after threads::init(). Ends the run if the board cannot have one.
+void init();
+
+enum class Result {
+  kDone,     // *result holds the value read
+  kBlocked,  // the thread must wait (threads::prepare_wait) and issue the CSR again when woken
+  kFault,    // a mailbox fault: *result holds its code
+};
+
+// One mailbox CSR (tessera_csr_is_mailbox) issued by thread `index`: writes `value` if `write`,
+// returns what a csrrw would read.
+Result csr(uint32_t index, uint32_t csr, uint32_t value, bool write, uint32_t* result);
+
+}  // namespace tessera::board::mailbox
