@@ -3,6 +3,7 @@
  */
 #include "tessera/models/waits.h"
 
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -144,9 +145,9 @@ static void waits_close_range(const WaitsRanges *r, WaitsText *t)
     if (r->count > WAITS_RANGES_PER_LINE) {
         return;
     }
-    waits_printf(t, r->count > 1 ? ", 0x%x" : "0x%x", r->first);
+    waits_printf(t, r->count > 1 ? ", 0x%" PRIx32 : "0x%" PRIx32, r->first);
     if (r->last != r->first) {
-        waits_printf(t, "-0x%x", r->last);
+        waits_printf(t, "-0x%" PRIx32, r->last);
     }
 }
 
@@ -188,11 +189,11 @@ static void waits_report_line(const TesseraWaits *w, uint32_t first,
     }
     waits_close_range(&ranges, t);
     if (ranges.count > WAITS_RANGES_PER_LINE) {
-        waits_printf(t, " and %u more ranges",
-                     ranges.count - WAITS_RANGES_PER_LINE);
+        waits_printf(t, " and %" PRIu32 " more ranges",
+                     (uint32_t)(ranges.count - WAITS_RANGES_PER_LINE));
     }
     if (harts > 1) {
-        waits_printf(t, " (%u)", harts);
+        waits_printf(t, " (%" PRIu32 ")", harts);
     }
     waits_printf(t, ": %s, since cycle", operation);
     if (since_min == since_max) {

@@ -55,7 +55,13 @@ using tessera::barrier::OcBusBarrier;
 using tessera::barrier::predict_cycles;
 
 constexpr uint32_t kControlUid = 0xfffe;
-constexpr uint32_t kMaxThreads = 1024;  // the ids of a group live on each thread's stack
+// The ids of a group live on each thread's stack: room for the machine's threads (a dev board
+// has only a few, and little RAM).
+#ifdef TESSERA_BOARD_THREADS
+constexpr uint32_t kMaxThreads = TESSERA_BOARD_THREADS;
+#else
+constexpr uint32_t kMaxThreads = 1024;
+#endif
 constexpr uint32_t kEpisodes = 100;
 constexpr uint32_t kBenchEpisodes = 40;
 constexpr uint32_t kWarmUp = 3;

@@ -13,8 +13,11 @@
 
 #include "mailbox_service.h"
 #include "tessera/board/board.h"
+#include "tessera/models/barrier_ctl.h"
 #include "tessera/models/console.h"
 #include "tessera/models/exit.h"
+#include "tessera/models/ocbus.h"
+#include "tessera/models/reflex.h"
 #include "tessera/models/sysinfo.h"
 #include "threads.h"
 
@@ -24,6 +27,9 @@ namespace {
 struct Services {
   TesseraSysinfo* sysinfo;
   TesseraConsole* console;
+  TesseraOcbus* ocbus;
+  TesseraBarrierCtl* barrier_ctl;
+  TesseraReflex* reflex;
 };
 
 [[gnu::section(".tessera_services")]] Services services;
@@ -141,23 +147,119 @@ void mswi_write(uint32_t offset, uint32_t value) {
   finish(128 + 2);
 }
 
-// A mailbox CSR, waiting (threads.h) for as long as it blocks.
-uint32_t mailbox_csr(uint32_t csr, uint32_t value, bool write) {
+// Issues `operation` (true: done, with *result) under the lock until it no longer blocks; while
+// it blocks, the thread waits (threads.h) for the device to wake it.
+template <typename Operation>
+uint32_t until_done(Operation operation) {
   for (;;) {
     {
       const ServicesLock lock;
       uint32_t result = 0;
-      switch (mailbox::csr(thread_index(), csr, value, write, &result)) {
-        case mailbox::Result::kDone:
-          return result;
-        case mailbox::Result::kFault:
-          mailbox_fault(csr, value, result);
-        case mailbox::Result::kBlocked:
-          threads::prepare_wait();
-          break;
-      }
+      if (operation(&result)) return result;
+      threads::prepare_wait();
     }
     threads::wait();
+  }
+}
+
+uint32_t mailbox_csr(uint32_t csr, uint32_t value, bool write) {
+  return until_done([=](uint32_t* result) {
+    switch (mailbox::csr(thread_index(), csr, value, write, result)) {
+      case mailbox::Result::kDone:
+        return true;
+      case mailbox::Result::kFault:
+        mailbox_fault(csr, value, *result);
+      case mailbox::Result::kBlocked:
+        break;
+    }
+    return false;
+  });
+}
+
+// The open-collector bus, the counting barrier controller and the reflex switches: the models'
+// own rules over the board's threads, in the board's time. A guest error is reported and the
+// access reads 0, as on -M tessera.
+void wake_thread(void*, uint32_t index) {
+  threads::wake(index);
+}
+
+// A device the board does not provide (TESSERA_BOARD_SERVICES of its board.cmake).
+void check_provided(const void* device, const char* what, uint32_t where) {
+  if (device == nullptr) {
+    const ServicesLock lock;
+    unsupported(what, where);
+  }
+}
+
+uint32_t ocbus_wait_csr(uint32_t value) {
+  check_provided(services.ocbus, "open-collector bus wait, CSR", TESSERA_CSR_OCBUS_WAIT);
+  return until_done([=](uint32_t* result) {
+    uint64_t resume_at = 0;
+    const char* error = nullptr;
+    switch (tessera_ocbus_wait_csr(services.ocbus, thread_index(), value, cycles(), result,
+                                   &resume_at, &error)) {
+      case TESSERA_OCBUS_BLOCKED:
+        return false;
+      case TESSERA_OCBUS_GUEST_ERROR:
+        guest_error("open-collector bus wait", value, error);
+        *result = 0;
+        return true;
+      case TESSERA_OCBUS_DONE:
+        return true;
+    }
+    return true;
+  });
+}
+
+uint32_t barrier_csr(uint32_t csr, uint32_t value) {
+  check_provided(services.barrier_ctl, "barrier controller, CSR", csr);
+  return until_done([=](uint32_t* result) {
+    uint64_t resume_at = 0;
+    const char* error = nullptr;
+    if (tessera_barrier_ctl_csr(services.barrier_ctl, thread_index(), csr, value, cycles(), result,
+                                &resume_at, &error) == TESSERA_BARRIER_CTL_BLOCKED) {
+      return false;
+    }
+    if (error != nullptr) guest_error("barrier controller CSR", csr, error);
+    return true;
+  });
+}
+
+uint32_t reflex_csr(uint32_t csr, uint32_t value, bool write) {
+  check_provided(services.reflex, "reflex switch, CSR", csr);
+  return until_done([=](uint32_t* result) {
+    uint64_t resume_at = 0;
+    const char* error = nullptr;
+    switch (tessera_reflex_csr(services.reflex, thread_index(), csr, write, value, cycles(), result,
+                               &resume_at, &error)) {
+      case TESSERA_REFLEX_BLOCKED:
+        return false;
+      case TESSERA_REFLEX_GUEST_ERROR:
+        guest_error("reflex CSR", csr, error);
+        return true;
+      case TESSERA_REFLEX_DONE:
+        return true;
+    }
+    return true;
+  });
+}
+
+uint32_t ocbus_read(uint32_t offset) {
+  uint32_t value = 0;
+  uint64_t resume_at = 0;
+  const char* error = nullptr;
+  if (tessera_ocbus_mmio_read(services.ocbus, thread_index(), offset, cycles(), &value, &resume_at,
+                              &error) == TESSERA_OCBUS_GUEST_ERROR) {
+    guest_error("open-collector bus read at", offset, error);
+  }
+  return value;
+}
+
+void ocbus_write(uint32_t offset, uint32_t value) {
+  const char* error = nullptr;
+  if (tessera_ocbus_mmio_write(services.ocbus, thread_index(), offset, value, cycles(), &error) ==
+      TESSERA_OCBUS_GUEST_ERROR) {
+    guest_error("open-collector bus write at", offset, error);
   }
 }
 
@@ -192,9 +294,30 @@ void init_services() {
   config.dram_size =
       TESSERA_CODE_SIZE + tessera_threads_per_board(&board.shape) * board.partition_size;
   config.timing.cpi = 1;
+  config.reflex_buffer_flits = TESSERA_DEFAULT_reflex_buffer_flits;
   services.sysinfo = tessera_sysinfo_new(&config);
   services.console = tessera_console_new(tessera_num_threads(&board.shape), emit_line, nullptr);
-  if (services.sysinfo == nullptr || services.console == nullptr) {
+  const uint32_t threads = tessera_num_threads(&board.shape);
+  TesseraOcbusConfig ocbus{};
+  ocbus.num_harts = threads;
+  ocbus.lines = TESSERA_DEFAULT_ocbus_lines;
+  const TesseraOcbusHost ocbus_host{nullptr, wake_thread};
+  if (TESSERA_BOARD_PROVIDES_OCBUS) services.ocbus = tessera_ocbus_new(&ocbus, &ocbus_host);
+  TesseraBarrierCtlConfig barrier{};
+  barrier.shape = board.shape;
+  const TesseraBarrierCtlHost barrier_host{nullptr, wake_thread, nullptr};
+  if (TESSERA_BOARD_PROVIDES_BARRIER_CTL) {
+    services.barrier_ctl = tessera_barrier_ctl_new(&barrier, &barrier_host);
+  }
+  TesseraReflexConfig reflex{};
+  reflex.shape = board.shape;
+  reflex.buffer_flits = TESSERA_DEFAULT_reflex_buffer_flits;
+  const TesseraReflexHost reflex_host{nullptr, wake_thread};
+  if (TESSERA_BOARD_PROVIDES_REFLEX) services.reflex = tessera_reflex_new(&reflex, &reflex_host);
+  if (services.sysinfo == nullptr || services.console == nullptr ||
+      (TESSERA_BOARD_PROVIDES_OCBUS && services.ocbus == nullptr) ||
+      (TESSERA_BOARD_PROVIDES_BARRIER_CTL && services.barrier_ctl == nullptr) ||
+      (TESSERA_BOARD_PROVIDES_REFLEX && services.reflex == nullptr)) {
     static const char kNoRoom[] = "tessera-board: no room for the device services";
     console_line(kNoRoom, sizeof kNoRoom - 1);
     finish(1);
@@ -209,6 +332,9 @@ extern "C" uint32_t tessera_board_mmio_read32(uint32_t address) {
   const ServicesLock lock;
   if (within(address, TESSERA_SYSINFO_BASE, TESSERA_SYSINFO_SIZE)) {
     return sysinfo_read(address - TESSERA_SYSINFO_BASE);
+  }
+  if (within(address, TESSERA_OCBUS_BASE, TESSERA_OCBUS_SIZE) && services.ocbus != nullptr) {
+    return ocbus_read(address - TESSERA_OCBUS_BASE);
   }
   if (within(address, TESSERA_CONSOLE_BASE, TESSERA_CONSOLE_SIZE) ||
       within(address, TESSERA_EXIT_BASE, TESSERA_EXIT_SIZE) ||
@@ -233,6 +359,8 @@ extern "C" void tessera_board_mmio_write32(uint32_t address, uint32_t value) {
     exit_write(address - TESSERA_EXIT_BASE, value);
   } else if (within(address, TESSERA_MSWI_BASE, TESSERA_MSWI_SIZE)) {
     mswi_write(address - TESSERA_MSWI_BASE, value);
+  } else if (within(address, TESSERA_OCBUS_BASE, TESSERA_OCBUS_SIZE) && services.ocbus != nullptr) {
+    ocbus_write(address - TESSERA_OCBUS_BASE, value);
   } else {
     unsupported("write to device address", address);
   }
@@ -240,7 +368,13 @@ extern "C" void tessera_board_mmio_write32(uint32_t address, uint32_t value) {
 
 extern "C" uint32_t tessera_board_csr(uint32_t csr, uint32_t value, int write) {
   if (tessera_csr_is_mailbox(csr)) return mailbox_csr(csr, value, write != 0);
+  if (tessera_csr_is_reflex(csr)) return reflex_csr(csr, value, write != 0);
   switch (csr) {
+    case TESSERA_CSR_OCBUS_WAIT:
+      return ocbus_wait_csr(value);
+    case TESSERA_CSR_BARRIER_COUNT:
+    case TESSERA_CSR_BARRIER_ENTER:
+      return barrier_csr(csr, value);
     case TESSERA_CSR_HART_ID:
       return thread_id();
     case TESSERA_CSR_CYCLE:

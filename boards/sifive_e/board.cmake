@@ -6,7 +6,9 @@ set(TESSERA_ARCH_FLAGS -march=rv32imac -mabi=ilp32 -misa-spec=2.2)
 set(TESSERA_MULTILIB rv32imac/ilp32)
 # Its scratchpad: 32 slots of 64 bytes in the DTIM, 8 for each of the 4 threads.
 set(TESSERA_BOARD_SCRATCH_SIZE 2048)
+# The threads of its machine (one tile of one core): green threads of its one hart.
+set(TESSERA_BOARD_THREADS 4)
 # Tessera's devices the board provides in software (boards/services), and the apps that need
 # no more than these.
-set(TESSERA_BOARD_SERVICES sysinfo console exit mswi mailbox idle)
+set(TESSERA_BOARD_SERVICES sysinfo console exit mswi mailbox idle ocbus)
 set(TESSERA_BOARD_APPS hello exitcode trap token_ring idle)

@@ -4,7 +4,9 @@
 # qemu-system-riscv64 -M sifive_u -smp 5. ISA spec 2.2: see boards/sifive_e/board.cmake.
 set(TESSERA_ARCH_FLAGS -march=rv64imac -mabi=lp64 -mcmodel=medany -misa-spec=2.2)
 set(TESSERA_MULTILIB rv64imac/lp64)
+# The threads of its machine (one tile of one core): one on each U54.
+set(TESSERA_BOARD_THREADS 4)
 # Tessera's devices the board provides in software (boards/services), and the apps that need
 # no more than these.
-set(TESSERA_BOARD_SERVICES sysinfo console exit mswi mailbox idle)
-set(TESSERA_BOARD_APPS hello exitcode trap token_ring alltoall idle)
+set(TESSERA_BOARD_SERVICES sysinfo console exit mswi mailbox idle ocbus barrier_ctl reflex)
+set(TESSERA_BOARD_APPS hello exitcode trap token_ring alltoall idle barrier)
