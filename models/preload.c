@@ -4,6 +4,7 @@
  */
 #include "tessera/models/preload.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 
 static uint32_t word_at(const uint8_t *p)
@@ -33,9 +34,9 @@ bool tessera_preload_check(const uint8_t *data, size_t size,
         return refuse(why, why_size, "not a preload file (no TSPL magic)");
     }
     if (word_at(data + 4) != TESSERA_PRELOAD_VERSION) {
-        snprintf(text, sizeof(text), "preload file version %u; this machine "
-                 "reads version %u", word_at(data + 4),
-                 TESSERA_PRELOAD_VERSION);
+        snprintf(text, sizeof(text), "preload file version %" PRIu32
+                 "; this machine reads version %" PRIu32, word_at(data + 4),
+                 (uint32_t)TESSERA_PRELOAD_VERSION);
         return refuse(why, why_size, text);
     }
     count = word_at(data + 8);
@@ -44,8 +45,8 @@ bool tessera_preload_check(const uint8_t *data, size_t size,
         size_t padded;
 
         if (size - at < TESSERA_PRELOAD_RECORD_BYTES) {
-            snprintf(text, sizeof(text), "record %u of %u: the file ends "
-                     "inside its header", r, count);
+            snprintf(text, sizeof(text), "record %" PRIu32 " of %" PRIu32
+                     ": the file ends inside its header", r, count);
             return refuse(why, why_size, text);
         }
         id = word_at(data + at);
@@ -53,26 +54,27 @@ bool tessera_preload_check(const uint8_t *data, size_t size,
         length = word_at(data + at + 8);
         at += TESSERA_PRELOAD_RECORD_BYTES;
         if (!tessera_thread_exists(shape, id)) {
-            snprintf(text, sizeof(text), "record %u: thread 0x%x is not in "
-                     "this machine", r, id);
+            snprintf(text, sizeof(text), "record %" PRIu32 ": thread 0x%" PRIx32
+                     " is not in this machine", r, id);
             return refuse(why, why_size, text);
         }
         if (offset > partition_size || length > partition_size - offset) {
-            snprintf(text, sizeof(text), "record %u: %u bytes at offset %u "
-                     "do not fit thread 0x%x's partition of %u bytes", r,
+            snprintf(text, sizeof(text), "record %" PRIu32 ": %" PRIu32
+                     " bytes at offset %" PRIu32 " do not fit thread 0x%" PRIx32
+                     "'s partition of %" PRIu32 " bytes", r,
                      length, offset, id, partition_size);
             return refuse(why, why_size, text);
         }
         padded = ((size_t)length + 3) & ~(size_t)3;
         if (size - at < padded) {
-            snprintf(text, sizeof(text), "record %u: the file ends inside "
-                     "its %u bytes", r, length);
+            snprintf(text, sizeof(text), "record %" PRIu32 ": the file ends inside "
+                     "its %" PRIu32 " bytes", r, length);
             return refuse(why, why_size, text);
         }
         at += padded;
     }
     if (at != size) {
-        snprintf(text, sizeof(text), "%zu bytes after the last of %u "
+        snprintf(text, sizeof(text), "%zu bytes after the last of %" PRIu32 " "
                  "records", size - at, count);
         return refuse(why, why_size, text);
     }

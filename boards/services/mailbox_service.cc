@@ -2,6 +2,7 @@
 // mailbox model (models/mailbox_csr.c, models/mailbox_idle.c), without the network and its time.
 #include "mailbox_service.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -170,8 +171,30 @@ TesseraMailboxFault send(uint32_t index, uint64_t to) {
   return TESSERA_FAULT_NONE;
 }
 
+// A message to the host goes out on the console, one line (docs/boards.md), which HostLink
+// decodes on the other end of the serial port; the host takes it at once:
+//   tessera-board: host 0x<sender> <flits> <word> ... (flits * 4 words, 8 hex digits each)
+TesseraMailboxFault to_host(uint32_t index) {
+  Box& b = mb.boxes[index];
+  if (b.out_to != 0) return TESSERA_FAULT_SEND_BUSY;
+  if (slot_of(b.send_ptr) < 0) return TESSERA_FAULT_BAD_SLOT;
+  const volatile uint32_t* words =
+      static_cast<const volatile uint32_t*>(hal::scratch_pointer(b.send_ptr));
+  const uint32_t flits = b.send_len + 1;
+  char line[40 + TESSERA_MAX_FLITS * 4 * 9];
+  int n = snprintf(line, sizeof line, "tessera-board: host 0x%lx %lu",
+                   static_cast<unsigned long>(tessera_thread_at(&mb.shape, index)),
+                   static_cast<unsigned long>(flits));
+  for (uint32_t k = 0; k < flits * TESSERA_BYTES_PER_FLIT / 4; ++k) {
+    n += snprintf(line + n, sizeof line - static_cast<size_t>(n), " %08lx",
+                  static_cast<unsigned long>(words[k]));
+  }
+  console_line(line, static_cast<size_t>(n));
+  return TESSERA_FAULT_NONE;
+}
+
 TesseraMailboxFault unicast(uint32_t index, uint32_t dest) {
-  // The host id too: a board has no host link to send on (docs/boards.md).
+  if (dest == tessera_host_id(&mb.shape)) return to_host(index);
   if (!tessera_thread_exists(&mb.shape, dest)) return TESSERA_FAULT_BAD_DESTINATION;
   return send(index, uint64_t{1} << tessera_dense_index(&mb.shape, dest));
 }

@@ -10,6 +10,7 @@
 #include "tessera/board/services.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "mailbox_service.h"
 #include "tessera/board/board.h"
@@ -17,9 +18,17 @@
 #include "tessera/models/console.h"
 #include "tessera/models/exit.h"
 #include "tessera/models/ocbus.h"
+#include "tessera/models/preload.h"
 #include "tessera/models/reflex.h"
 #include "tessera/models/sysinfo.h"
 #include "threads.h"
+
+extern "C" {
+extern const char __tls_block_size[];
+// The linker layout's room for a preload file (board.ld), which HostLink fills.
+extern const uint8_t __tessera_preload[];
+extern const char __tessera_preload_size[];
+}
 
 namespace tessera::board {
 namespace {
@@ -42,6 +51,27 @@ class ServicesLock {
   ServicesLock(const ServicesLock&) = delete;
   ServicesLock& operator=(const ServicesLock&) = delete;
 };
+
+// Threads' stacks sit side by side (the partitions), with nothing between them to fault on: a
+// stack that has grown past its partition's thread-local block has overwritten memory that is
+// not its own, so the run ends, with a line that says so, at the thread's next service call.
+void check_stack() {
+  uintptr_t sp;
+  asm volatile("mv %0, sp" : "=r"(sp));
+  const uint32_t index = thread_index();
+  const uintptr_t floor = partition_base(index) + reinterpret_cast<uintptr_t>(__tls_block_size);
+  if (sp >= floor) return;
+  lock_services();
+  char line[TESSERA_CONSOLE_LINE_MAX];
+  const int n =
+      snprintf(line, sizeof line,
+               "tessera-board: thread %lu's stack has overflowed its partition of %lu "
+               "bytes (sp 0x%lx)",
+               static_cast<unsigned long>(index),
+               static_cast<unsigned long>(layout().partition_size), static_cast<unsigned long>(sp));
+  console_line(line, static_cast<size_t>(n));
+  finish(1);
+}
 
 uint32_t thread_id() {
   const TesseraShape shape = layout().shape;
@@ -267,6 +297,51 @@ bool within(uint32_t address, uint32_t base, uint32_t size) {
   return address >= base && address - base < size;
 }
 
+// The bytes for the threads' partitions built into the image (a preload file, as -M tessera
+// takes with preload=; tessera/models/preload.h): HostLink puts a program's graph there
+// (PGraph::write) before the board boots. Written before any thread runs; an image without one
+// holds a header that is not a preload file's.
+uint32_t word_at(const uint8_t* bytes) {
+  uint32_t word;
+  memcpy(&word, bytes, sizeof word);
+  return word;
+}
+
+// How long the preload file in `room` bytes is, from its header and records' lengths (the room
+// itself where they run past its end, for the check to refuse).
+size_t preload_length(const uint8_t* data, size_t room) {
+  size_t at = TESSERA_PRELOAD_HEADER_BYTES;
+  const uint32_t count = word_at(data + 8);
+  for (uint32_t r = 0; r < count; ++r) {
+    if (room - at < TESSERA_PRELOAD_RECORD_BYTES) return room;
+    const size_t padded = (size_t{word_at(data + at + 8)} + 3) & ~size_t{3};
+    at += TESSERA_PRELOAD_RECORD_BYTES;
+    if (room - at < padded) return room;
+    at += padded;
+  }
+  return at;
+}
+
+void apply_preload(const Layout& board) {
+  const uint8_t* data = __tessera_preload;
+  if (word_at(data) != TESSERA_PRELOAD_MAGIC) return;
+  const size_t size = preload_length(data, reinterpret_cast<uintptr_t>(__tessera_preload_size));
+  char why[TESSERA_CONSOLE_LINE_MAX - 48];
+  if (!tessera_preload_check(data, size, &board.shape, board.partition_size, why, sizeof why)) {
+    char line[TESSERA_CONSOLE_LINE_MAX];
+    const int n = snprintf(line, sizeof line, "tessera-board: the image's preload: %s", why);
+    console_line(line, static_cast<size_t>(n));
+    finish(1);
+  }
+  size_t at = 0;
+  TesseraPreloadRecord record;
+  while (tessera_preload_next(data, size, &at, &record)) {
+    const uint32_t index = tessera_dense_index(&board.shape, record.thread_id);
+    memcpy(reinterpret_cast<void*>(partition_base(index) + record.offset), record.bytes,
+           record.length);
+  }
+}
+
 }  // namespace
 
 // The models are not reentrant, and several harts may call at once: one at a time. A waiting
@@ -322,6 +397,7 @@ void init_services() {
     console_line(kNoRoom, sizeof kNoRoom - 1);
     finish(1);
   }
+  apply_preload(board);
 }
 
 }  // namespace tessera::board
@@ -329,6 +405,7 @@ void init_services() {
 using namespace tessera::board;
 
 extern "C" uint32_t tessera_board_mmio_read32(uint32_t address) {
+  check_stack();
   const ServicesLock lock;
   if (within(address, TESSERA_SYSINFO_BASE, TESSERA_SYSINFO_SIZE)) {
     return sysinfo_read(address - TESSERA_SYSINFO_BASE);
@@ -346,6 +423,7 @@ extern "C" uint32_t tessera_board_mmio_read32(uint32_t address) {
 }
 
 extern "C" void tessera_board_mmio_write32(uint32_t address, uint32_t value) {
+  check_stack();
   const ServicesLock lock;
   if (within(address, TESSERA_SYSINFO_BASE, TESSERA_SYSINFO_SIZE)) {
     sysinfo_write(address - TESSERA_SYSINFO_BASE, value);
@@ -367,6 +445,7 @@ extern "C" void tessera_board_mmio_write32(uint32_t address, uint32_t value) {
 }
 
 extern "C" uint32_t tessera_board_csr(uint32_t csr, uint32_t value, int write) {
+  check_stack();
   if (tessera_csr_is_mailbox(csr)) return mailbox_csr(csr, value, write != 0);
   if (tessera_csr_is_reflex(csr)) return reflex_csr(csr, value, write != 0);
   switch (csr) {
