@@ -90,9 +90,11 @@ flash)
     command -v "${argv[0]}" >/dev/null || die "openocd is not installed (./tessera setup installs it)"
     log=$(mktemp)
     trap 'rm -f "$log"' EXIT
+    # OpenOCD's messages (stderr) go on to the user as they come, and into the log; the pipeline
+    # ends only once tee has written all of it.
     status=0
-    "${argv[@]}" 2> >(tee "$log" >&2) || status=$?
-    wait
+    # (errexit is off inside a list's left side, so PIPESTATUS is the pipeline's).
+    { "${argv[@]}" 2>&1 1>&3 3>&- | tee "$log" >&2; status=${PIPESTATUS[0]}; } 3>&1 || true
     if [ "$status" -ne 0 ] &&
         grep -Eq "No J-Link device found|unable to open ftdi device|no device found" "$log"; then
         echo "tessera: error: no probe: OpenOCD found no debug probe for the $board_title;" \
