@@ -2,6 +2,10 @@
 // boards/tessera/qemu-cmd.sh (the one place that forms its command line), its host link on a
 // private Unix socket (tessera/hostlink/hostlink.h), its console on a pipe (console-ids=on gives
 // each line its thread id), and its monitor on a second socket, for go().
+//
+// Or, with TESSERA_HOSTLINK_BOARD=<board>, over a dev board's QEMU model (docs/boards.md): the
+// preload file goes into the image (its .tessera_preload section), the board runs from the start,
+// and its threads' messages to the host come on its console, one line each.
 #define TESSERA_HOSTLINK_LIBRARY
 #include "HostLink.h"
 
@@ -86,6 +90,9 @@ struct HostLink::Machine {
   TesseraShape shape{};
   std::string properties;  // -M tessera,<properties>
   std::string qemu, qemu_cmd;
+
+  std::string board;     // a dev board's name (TESSERA_HOSTLINK_BOARD), or empty: -M tessera
+  std::string board_sh;  // boards/board.sh
 
   std::string dir;  // private directory: sockets, the image
   pid_t pid = -1;
@@ -172,6 +179,11 @@ struct HostLink::Machine {
         std::string line = tinsel_line(pending.substr(0, newline));
         pending.erase(0, newline + 1);
         std::lock_guard lock(mutex);
+        if (Message message; !board.empty() && board_message(line, &message)) {
+          messages.push_back(message);
+          changed.notify_all();
+          continue;
+        }
         buffered_bytes += line.size() + 1;
         lines.push_back(std::move(line));
         while (buffered_bytes > kMaxBufferedConsoleBytes) {
@@ -286,6 +298,85 @@ struct HostLink::Machine {
     console_reader = std::thread([this] { read_console(); });
   }
 
+  // A dev board (docs/boards.md): the image with the preload file in its .tessera_preload
+  // section, booted on the board's QEMU model through boards/board.sh, which runs it at once. The
+  // boards' models are in the normal QEMU build, beside the sanitizer one.
+  void start_board(const std::string& elf) {
+    char dir_template[] = "/tmp/hostlink.XXXXXX";
+    if (!mkdtemp(dir_template)) fail(std::string("mkdtemp: ") + strerror(errno));
+    dir = dir_template;
+    std::string image = elf;
+    if (!preload.empty()) {
+      write_preload(dir + "/preload.bin");
+      image = dir + "/image.elf";
+      run({"riscv64-unknown-elf-objcopy", "--update-section",
+           ".tessera_preload=" + dir + "/preload.bin", elf, image},
+          "build the preload into " + elf);
+    }
+    std::string qemu_dir = std::filesystem::path(qemu).parent_path().string();
+    if (std::filesystem::path(qemu_dir).filename() == "qemu-asan") {
+      qemu_dir = (std::filesystem::path(qemu_dir).parent_path() / "qemu").string();
+    }
+    int console[2];
+    if (pipe2(console, O_CLOEXEC) != 0) fail(std::string("pipe: ") + strerror(errno));
+    pid = spawn({board_sh, "qemu", board, qemu_dir, image}, console[1]);
+    close(console[1]);
+    console_fd = console[0];
+    link_closed = true;  // a board's messages come on its console
+    console_reader = std::thread([this] { read_console(); });
+  }
+
+  // Runs a command to its end; fails with what it was for if it does not succeed.
+  void run(std::vector<std::string> args, const std::string& what) {
+    const pid_t child = spawn(args, STDERR_FILENO);
+    int wait_status = 0;
+    waitpid(child, &wait_status, 0);
+    forget(child);
+    if (exit_status(wait_status) != 0) fail("cannot " + what + " (" + args[0] + " failed)");
+  }
+
+  // Starts args with stdin from /dev/null and stdout on out; never outlives this program.
+  pid_t spawn(std::vector<std::string> args, int out) {
+    std::lock_guard lock(live_mutex);
+    const pid_t child = fork();
+    if (child < 0) fail(std::string("fork: ") + strerror(errno));
+    if (child == 0) {
+      prctl(PR_SET_PDEATHSIG, SIGKILL);
+      const int null = open("/dev/null", O_RDONLY);
+      dup2(null, STDIN_FILENO);
+      dup2(out, STDOUT_FILENO);
+      std::vector<char*> argv;
+      for (std::string& a : args) argv.push_back(a.data());
+      argv.push_back(nullptr);
+      execvp(argv[0], argv.data());
+      fprintf(stderr, "HostLink: cannot run %s: %s\n", argv[0], strerror(errno));
+      _exit(127);
+    }
+    live_machines.insert(child);
+    return child;
+  }
+
+  void forget(pid_t child) {
+    std::lock_guard lock(live_mutex);
+    live_machines.erase(child);
+  }
+
+  // "tessera-board: host 0x<sender> <flits> <word>..." (boards/services/mailbox_service.cc): a
+  // board thread's message to the host. False for any other line.
+  static bool board_message(const std::string& line, Message* message) {
+    static const std::string kPrefix = "tessera-board: host ";
+    if (line.compare(0, kPrefix.size(), kPrefix) != 0) return false;
+    const char* at = line.c_str() + kPrefix.size();
+    char* end = nullptr;
+    message->thread = static_cast<uint32_t>(strtoul(at, &end, 16));
+    message->flits = static_cast<uint32_t>(strtoul(end, &end, 10));
+    if (message->flits < 1 || message->flits > TESSERA_MAX_FLITS) return false;
+    for (uint32_t k = 0; k < message->flits * kBytesPerFlit / 4; k++) {
+      message->words[k] = static_cast<uint32_t>(strtoul(end, &end, 16));
+    }
+    return true;
+  }
+
   void forget_pid() {
     std::lock_guard lock(live_mutex);
     live_machines.erase(pid);
@@ -349,6 +440,12 @@ HostLink::HostLink(HostLinkParams params, TesseraHostLinkBuild build)
   const char* qemu = getenv("TESSERA_QEMU");
   m.qemu = qemu && *qemu ? qemu : build.qemu;
   m.qemu_cmd = build.qemu_cmd;
+  if (const char* board = getenv("TESSERA_HOSTLINK_BOARD"); board && *board) {
+    m.board = board;
+    // boards/tessera/qemu-cmd.sh -> boards/board.sh
+    m.board_sh =
+        (std::filesystem::path(m.qemu_cmd).parent_path().parent_path() / "board.sh").string();
+  }
   m.shape = TesseraShape{
       property(m.properties, "boards-x", 1),       property(m.properties, "boards-y", 1),
       property(m.properties, "tiles-x", 2),        property(m.properties, "tiles-y", 2),
@@ -389,6 +486,21 @@ void HostLink::boot(const char* codeFilename, const char* dataFilename) {
   if (codeFilename == nullptr) fail("boot() needs a code file");
   std::string elf;
   try {
+    if (!m.board.empty()) {
+      // A board boots its ELF, which has the section the preload goes into (app.code.v beside
+      // app.elf).
+      std::string code = codeFilename;
+      const std::string suffix = ".code.v";
+      if (code.size() > suffix.size() &&
+          code.compare(code.size() - suffix.size(), suffix.size(), suffix) == 0) {
+        code = code.substr(0, code.size() - suffix.size()) + ".elf";
+      }
+      if (!tessera::hostlink::is_elf_file(code.c_str())) {
+        fail("cannot boot '" + code + "' on the " + m.board + " board: not an ELF image");
+      }
+      m.start_board(code);
+      return;
+    }
     if (tessera::hostlink::is_elf_file(codeFilename)) {
       elf = codeFilename;
     } else {
@@ -421,6 +533,7 @@ void HostLink::go() {
   if (m.pid <= 0) fail("go() before boot()");
   if (m.started) return;
   m.started = true;
+  if (!m.board.empty()) return;  // a board runs from the start
   try {
     m.monitor->write_text("cont\n");
   } catch (const std::exception&) {
@@ -436,6 +549,9 @@ bool HostLink::send(uint32_t dest, uint32_t numFlits, void* msg, bool block) {
     fail("send() of " + std::to_string(numFlits) + " flits: a message is 1..4 flits");
   }
   if (m.pid <= 0) fail("send() before boot()");
+  if (!m.board.empty()) {
+    fail("send(): the " + m.board + " board takes no messages from the host (docs/boards.md)");
+  }
   Message message;
   message.thread = dest;
   message.flits = numFlits;

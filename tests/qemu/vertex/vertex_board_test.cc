@@ -1,0 +1,44 @@
+// The vertex apps on a dev board's QEMU model (docs/boards.md), for one board
+// (TESSERA_VERTEX_SHAPE names it; this file is built with the board's config.h): HostLink writes
+// each graph into the image and reads the results from the board's console; the checks are
+// those of -M tessera (vertex_apps_test.cc): every vertex's result equals the host reference
+// exactly, and the threads' reports add up.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+
+#include "app_runs.h"
+#include "test_graph.h"
+
+namespace {
+
+using vertex_runs::AppRun;
+
+void ExpectAgreement(const AppRun& run) {
+  EXPECT_EQ(run.mismatches, 0u) << run.image << ": " << run.firstMismatch;
+  EXPECT_EQ(run.devicesReported, run.vertices) << "the threads' reports";
+  EXPECT_GT(run.totals.sent, 0u);
+  EXPECT_GE(run.totals.delivered, run.totals.sent) << "a message reaches at least one in-edge";
+}
+
+class VertexOnBoard : public testing::Test {
+ protected:
+  void SetUp() override { setenv("TESSERA_HOSTLINK_BOARD", TESSERA_VERTEX_SHAPE, 1); }
+  void TearDown() override { unsetenv("TESSERA_HOSTLINK_BOARD"); }
+};
+
+TEST_F(VertexOnBoard, AsyncSSSPEqualsDijkstra) {
+  ExpectAgreement(vertex_runs::runSSSP(testGraph(400, 2026), "sssp"));
+}
+
+TEST_F(VertexOnBoard, PageRankSyncEqualsTheReference) {
+  ExpectAgreement(
+      vertex_runs::runPageRank(testGraph(300, 2032, /*undirected=*/true), "pagerank_sync", 8));
+}
+
+TEST_F(VertexOnBoard, HeatSyncEqualsTheReference) {
+  ExpectAgreement(
+      vertex_runs::runHeat(testGraph(300, 2033, /*undirected=*/true), "heat_sync", 2026, 5));
+}
+
+}  // namespace
