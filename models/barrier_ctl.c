@@ -37,18 +37,116 @@ typedef struct BarrierEpisode {
     uint64_t overflow;    /* max(src_cycle + lat_1) so far */
 } BarrierEpisode;
 
+/* A uid with a registered count or an open episode, in a table of
+ * cfg.uid_slots (a host with little memory). */
+typedef struct BarrierUid {
+    uint32_t uid;
+    uint16_t registered;
+    uint16_t episode; /* index + 1, 0 = not open */
+} BarrierUid;
+
 struct TesseraBarrierCtl {
     TesseraBarrierCtlConfig cfg;
     TesseraBarrierCtlHost host;
     TesseraMeshTiming timing;
     uint32_t num_harts;
     BarrierHart *harts;
+    /* cfg.uid_slots == 0: by uid, over every uid. */
     uint16_t *registered;   /* by uid */
     uint16_t *episode_of;   /* by uid: episode index + 1, 0 = not open */
-    BarrierEpisode episodes[TESSERA_BARRIER_MAX_OPEN];
-    uint16_t free_episodes[TESSERA_BARRIER_MAX_OPEN];
+    /* cfg.uid_slots > 0: the uids in use. */
+    BarrierUid *uids;
+    /* An open episode has a hart waiting in it, and a hart waits in one at
+     * most: min(TESSERA_BARRIER_MAX_OPEN, harts) episodes are enough, and
+     * FULL is reached exactly where TESSERA_BARRIER_MAX_OPEN says. */
+    uint32_t max_open;
+    BarrierEpisode *episodes;
+    uint16_t *free_episodes;
     uint32_t num_free;
 };
+
+/* The uid's slot in the table of a small host; with `create`, a free one if
+ * it has none (NULL if the table is full). */
+static BarrierUid *barrier_uid_slot(TesseraBarrierCtl *b, uint32_t uid,
+                                    bool create)
+{
+    BarrierUid *free_slot = NULL;
+
+    for (uint32_t i = 0; i < b->cfg.uid_slots; i++) {
+        BarrierUid *u = &b->uids[i];
+
+        if (u->registered == 0 && u->episode == 0) {
+            free_slot = free_slot ? free_slot : u;
+        } else if (u->uid == uid) {
+            return u;
+        }
+    }
+    if (create && free_slot != NULL) {
+        free_slot->uid = uid;
+    }
+    return create ? free_slot : NULL;
+}
+
+static uint32_t barrier_registered(const TesseraBarrierCtl *b, uint32_t uid)
+{
+    if (b->cfg.uid_slots == 0) {
+        return b->registered[uid];
+    }
+    for (uint32_t i = 0; i < b->cfg.uid_slots; i++) {
+        if (b->uids[i].registered != 0 && b->uids[i].uid == uid) {
+            return b->uids[i].registered;
+        }
+    }
+    return 0;
+}
+
+/* False if a small host's table has no room for the uid. */
+static bool barrier_set_registered(TesseraBarrierCtl *b, uint32_t uid,
+                                   uint32_t count)
+{
+    BarrierUid *u;
+
+    if (b->cfg.uid_slots == 0) {
+        b->registered[uid] = (uint16_t)count;
+        return true;
+    }
+    u = barrier_uid_slot(b, uid, count != 0);
+    if (u != NULL) {
+        u->registered = (uint16_t)count;
+    }
+    return u != NULL || count == 0;
+}
+
+/* The uid's open episode's index + 1, or 0. */
+static uint32_t barrier_episode_of(const TesseraBarrierCtl *b, uint32_t uid)
+{
+    if (b->cfg.uid_slots == 0) {
+        return b->episode_of[uid];
+    }
+    for (uint32_t i = 0; i < b->cfg.uid_slots; i++) {
+        if (b->uids[i].episode != 0 && b->uids[i].uid == uid) {
+            return b->uids[i].episode;
+        }
+    }
+    return 0;
+}
+
+/* False if a small host's table has no room for the uid. */
+static bool barrier_set_episode_of(TesseraBarrierCtl *b, uint32_t uid,
+                                   uint32_t episode)
+{
+    BarrierUid *u;
+
+    if (b->cfg.uid_slots == 0) {
+        b->episode_of[uid] = (uint16_t)episode;
+        return true;
+    }
+    u = barrier_uid_slot(b, uid, episode != 0);
+    if (u != NULL) {
+        u->episode = (uint16_t)episode;
+    }
+    return u != NULL || episode == 0;
+}
 
 static uint64_t barrier_max(uint64_t a, uint64_t b)
 {
@@ -60,13 +158,17 @@ static void barrier_power_on(TesseraBarrierCtl *b)
     for (uint32_t h = 0; h < b->num_harts; h++) {
         b->harts[h] = (BarrierHart){ .next = BARRIER_NONE };
     }
-    memset(b->registered, 0, BARRIER_UIDS * sizeof(*b->registered));
-    memset(b->episode_of, 0, BARRIER_UIDS * sizeof(*b->episode_of));
-    memset(b->episodes, 0, sizeof(b->episodes));
-    b->num_free = TESSERA_BARRIER_MAX_OPEN;
-    for (uint32_t i = 0; i < TESSERA_BARRIER_MAX_OPEN; i++) {
+    if (b->cfg.uid_slots == 0) {
+        memset(b->registered, 0, BARRIER_UIDS * sizeof(*b->registered));
+        memset(b->episode_of, 0, BARRIER_UIDS * sizeof(*b->episode_of));
+    } else {
+        memset(b->uids, 0, b->cfg.uid_slots * sizeof(*b->uids));
+    }
+    memset(b->episodes, 0, b->max_open * sizeof(*b->episodes));
+    b->num_free = b->max_open;
+    for (uint32_t i = 0; i < b->max_open; i++) {
         /* Lowest index on top: episodes are handed out in order. */
-        b->free_episodes[i] = (uint16_t)(TESSERA_BARRIER_MAX_OPEN - 1 - i);
+        b->free_episodes[i] = (uint16_t)(b->max_open - 1 - i);
     }
 }
 
@@ -94,10 +196,20 @@ TesseraBarrierCtl *tessera_barrier_ctl_new(const TesseraBarrierCtlConfig *cfg,
     b->timing.tile_hop_cycles = cfg->tile_hop_cycles;
     b->timing.board_hop_cycles = cfg->board_hop_cycles;
     b->num_harts = num_harts;
+    b->max_open = num_harts < TESSERA_BARRIER_MAX_OPEN ? num_harts
+                                                       : TESSERA_BARRIER_MAX_OPEN;
     b->harts = calloc(num_harts, sizeof(*b->harts));
-    b->registered = calloc(BARRIER_UIDS, sizeof(*b->registered));
-    b->episode_of = calloc(BARRIER_UIDS, sizeof(*b->episode_of));
-    if (b->harts == NULL || b->registered == NULL || b->episode_of == NULL) {
+    b->episodes = calloc(b->max_open, sizeof(*b->episodes));
+    b->free_episodes = calloc(b->max_open, sizeof(*b->free_episodes));
+    if (cfg->uid_slots == 0) {
+        b->registered = calloc(BARRIER_UIDS, sizeof(*b->registered));
+        b->episode_of = calloc(BARRIER_UIDS, sizeof(*b->episode_of));
+    } else {
+        b->uids = calloc(cfg->uid_slots, sizeof(*b->uids));
+    }
+    if (b->harts == NULL || b->episodes == NULL || b->free_episodes == NULL ||
+        (cfg->uid_slots == 0 ? b->registered == NULL || b->episode_of == NULL
+                             : b->uids == NULL)) {
         tessera_barrier_ctl_free(b);
         return NULL;
     }
@@ -113,6 +225,9 @@ void tessera_barrier_ctl_free(TesseraBarrierCtl *b)
     free(b->harts);
     free(b->registered);
     free(b->episode_of);
+    free(b->uids);
+    free(b->episodes);
+    free(b->free_episodes);
     free(b);
 }
 
@@ -207,7 +322,7 @@ static void barrier_release(TesseraBarrierCtl *b, BarrierEpisode *e,
         }
         h = next;
     }
-    b->episode_of[e->uid] = 0;
+    barrier_set_episode_of(b, e->uid, 0);
     memset(e, 0, sizeof(*e));
     b->free_episodes[b->num_free++] = (uint16_t)index;
 }
@@ -230,8 +345,8 @@ static uint32_t barrier_admit(TesseraBarrierCtl *b, uint32_t uid,
                  "the machine";
         return TESSERA_BARRIER_TOO_MANY;
     }
-    if (b->episode_of[uid] != 0) {
-        e = &b->episodes[b->episode_of[uid] - 1];
+    if (barrier_episode_of(b, uid) != 0) {
+        e = &b->episodes[barrier_episode_of(b, uid) - 1];
         if (e->count != count) {
             *error = "barrier controller: enter with a count other than the "
                      "open uid's";
@@ -245,11 +360,16 @@ static uint32_t barrier_admit(TesseraBarrierCtl *b, uint32_t uid,
                  "TESSERA_BARRIER_MAX_OPEN";
         return TESSERA_BARRIER_FULL;
     }
-    e = &b->episodes[b->free_episodes[--b->num_free]];
+    e = &b->episodes[b->free_episodes[b->num_free - 1]];
+    if (!barrier_set_episode_of(b, uid, (uint32_t)(e - b->episodes + 1))) {
+        *error = "barrier controller: enter would open a uid the machine's "
+                 "uid table has no room for";
+        return TESSERA_BARRIER_FULL;
+    }
+    b->num_free--;
     e->uid = uid;
     e->count = count;
     e->first = e->last = BARRIER_NONE;
-    b->episode_of[uid] = (uint16_t)(e - b->episodes + 1);
     *episode = e;
     return TESSERA_BARRIER_OK;
 }
@@ -289,7 +409,7 @@ static TesseraBarrierCtlResult barrier_enter(TesseraBarrierCtl *b,
         return TESSERA_BARRIER_CTL_DONE;
     }
     if (count == 0) {
-        count = b->registered[uid];
+        count = barrier_registered(b, uid);
     }
     *status = barrier_admit(b, uid, count, &e, error);
     if (*status != TESSERA_BARRIER_OK) {
@@ -327,14 +447,17 @@ static uint32_t barrier_set_count(TesseraBarrierCtl *b, uint32_t value,
 {
     uint32_t uid = value & TESSERA_BARRIER_UID_MASK;
     uint32_t count = value >> TESSERA_BARRIER_COUNT_SHIFT;
-    uint32_t old = b->registered[uid];
+    uint32_t old = barrier_registered(b, uid);
 
     if (count > b->num_harts) {
         *error = "barrier controller: a registered count above the harts of "
                  "the machine";
         return old;
     }
-    b->registered[uid] = (uint16_t)count;
+    if (!barrier_set_registered(b, uid, count)) {
+        *error = "barrier controller: a count for a uid the machine's uid "
+                 "table has no room for";
+    }
     return old;
 }
 
@@ -371,21 +494,21 @@ uint32_t tessera_barrier_ctl_arrived(const TesseraBarrierCtl *b, uint32_t uid,
     const BarrierEpisode *e;
 
     *count = 0;
-    if (uid >= BARRIER_UIDS || b->episode_of[uid] == 0) {
+    if (uid >= BARRIER_UIDS || barrier_episode_of(b, uid) == 0) {
         return 0;
     }
-    e = &b->episodes[b->episode_of[uid] - 1];
+    e = &b->episodes[barrier_episode_of(b, uid) - 1];
     *count = e->count;
     return e->arrived;
 }
 
 uint32_t tessera_barrier_ctl_open_uids(const TesseraBarrierCtl *b)
 {
-    return TESSERA_BARRIER_MAX_OPEN - b->num_free;
+    return b->max_open - b->num_free;
 }
 
 uint32_t tessera_barrier_ctl_registered(const TesseraBarrierCtl *b,
                                         uint32_t uid)
 {
-    return uid < BARRIER_UIDS ? b->registered[uid] : 0;
+    return uid < BARRIER_UIDS ? barrier_registered(b, uid) : 0;
 }

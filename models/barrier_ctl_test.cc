@@ -27,8 +27,9 @@ void PrintTo(const LogLine& l, std::ostream* os) {
 class Ctl {
  public:
   explicit Ctl(const TesseraShape& shape, uint32_t tile_hop = 4, uint32_t board_hop = 150,
-               uint32_t at_x = 0, uint32_t at_y = 0, TesseraWaits* waits = nullptr) {
-    const TesseraBarrierCtlConfig config{shape, tile_hop, board_hop, at_x, at_y, waits};
+               uint32_t at_x = 0, uint32_t at_y = 0, TesseraWaits* waits = nullptr,
+               uint32_t uid_slots = 0) {
+    const TesseraBarrierCtlConfig config{shape, tile_hop, board_hop, at_x, at_y, waits, uid_slots};
     TesseraBarrierCtlHost host{};
     host.opaque = this;
     host.wake = [](void* self, uint32_t hart) { static_cast<Ctl*>(self)->woken.push_back(hart); };
@@ -94,7 +95,7 @@ TEST(BarrierCtlModel, RefusesWhatTheMachineCannotBe) {
   TesseraBarrierCtlHost host{};
   host.wake = [](void*, uint32_t) {};
   auto accepts = [&](const TesseraShape& shape, uint32_t x, uint32_t y) {
-    const TesseraBarrierCtlConfig config{shape, 4, 150, x, y, nullptr};
+    const TesseraBarrierCtlConfig config{shape, 4, 150, x, y, nullptr, 0};
     TesseraBarrierCtl* b = tessera_barrier_ctl_new(&config, &host);
     tessera_barrier_ctl_free(b);
     return b != nullptr;
@@ -105,7 +106,7 @@ TEST(BarrierCtlModel, RefusesWhatTheMachineCannotBe) {
   EXPECT_FALSE(accepts(kDefault, 0, 2));
   EXPECT_TRUE(accepts(TesseraShape{2, 3, 2, 2, 1, 1}, 3, 5));
   EXPECT_FALSE(accepts(TesseraShape{0, 1, 2, 2, 1, 1}, 0, 0));
-  const TesseraBarrierCtlConfig config{kDefault, 4, 150, 0, 0, nullptr};
+  const TesseraBarrierCtlConfig config{kDefault, 4, 150, 0, 0, nullptr, 0};
   const TesseraBarrierCtlHost no_wake{};
   EXPECT_EQ(tessera_barrier_ctl_new(&config, &no_wake), nullptr);
 }
@@ -394,3 +395,31 @@ TEST(BarrierCtlModel, WaitsAreReportedAndResetClearsEverything) {
 }
 
 }  // namespace
+
+// A dev board's controller (docs/boards.md): a table of a few uids instead of tables over all
+// 65,536. Within it, the same answers; beyond it, a count or a new uid is refused, and a uid's
+// slot is free again once its count is 0 and its episode closed.
+TEST(BarrierCtlModel, ASmallUidTableHoldsWhatFitsAndRefusesTheRest) {
+  const TesseraShape shape{1, 1, 1, 1, 1, 4};
+  Ctl ctl(shape, 4, 150, 0, 0, nullptr, /*uid_slots=*/2);
+  EXPECT_EQ(ctl.SetCount(0, 7, 2).error, nullptr);
+  EXPECT_EQ(ctl.SetCount(0, 9, 3).error, nullptr);
+  const auto refused = ctl.SetCount(0, 11, 2);
+  EXPECT_NE(refused.error, nullptr);
+  EXPECT_EQ(tessera_barrier_ctl_registered(ctl.get(), 11), 0u);
+  EXPECT_EQ(tessera_barrier_ctl_registered(ctl.get(), 9), 3u);
+  // Both slots hold counts: a third uid cannot open.
+  auto full = ctl.Enter(0, 12, 2, 0);
+  EXPECT_EQ(full.result, TESSERA_BARRIER_CTL_DONE);
+  EXPECT_EQ(full.value, uint32_t{TESSERA_BARRIER_FULL});
+  EXPECT_NE(full.error, nullptr);
+  // A registered uid opens and releases as with the full tables.
+  EXPECT_EQ(ctl.Enter(0, 7, 0, 0).result, TESSERA_BARRIER_CTL_BLOCKED);
+  EXPECT_EQ(ctl.Enter(1, 7, 0, 0).result, TESSERA_BARRIER_CTL_DONE);
+  // Unregistering 9 frees its slot for 12.
+  EXPECT_EQ(ctl.SetCount(0, 9, 0).error, nullptr);
+  EXPECT_EQ(ctl.Enter(2, 12, 2, 0).result, TESSERA_BARRIER_CTL_BLOCKED);
+  EXPECT_EQ(tessera_barrier_ctl_open_uids(ctl.get()), 1u);
+  EXPECT_EQ(ctl.Enter(3, 12, 2, 0).result, TESSERA_BARRIER_CTL_DONE);
+  EXPECT_EQ(tessera_barrier_ctl_open_uids(ctl.get()), 0u);
+}

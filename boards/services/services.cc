@@ -33,6 +33,10 @@ extern const char __tessera_preload_size[];
 namespace tessera::board {
 namespace {
 
+// The uids the counting barrier controller holds at once (a count registered or an episode
+// open): a table of these rather than tables over all 65,536, which no board's RAM holds.
+constexpr uint32_t kBarrierUids = 32;
+
 struct Services {
   TesseraSysinfo* sysinfo;
   TesseraConsole* console;
@@ -380,6 +384,7 @@ void init_services() {
   if (TESSERA_BOARD_PROVIDES_OCBUS) services.ocbus = tessera_ocbus_new(&ocbus, &ocbus_host);
   TesseraBarrierCtlConfig barrier{};
   barrier.shape = board.shape;
+  barrier.uid_slots = kBarrierUids;
   const TesseraBarrierCtlHost barrier_host{nullptr, wake_thread, nullptr};
   if (TESSERA_BOARD_PROVIDES_BARRIER_CTL) {
     services.barrier_ctl = tessera_barrier_ctl_new(&barrier, &barrier_host);

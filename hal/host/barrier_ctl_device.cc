@@ -14,7 +14,8 @@ BarrierCtlDevice::BarrierCtlDevice(Machine& machine, const MachineParams& params
                                        params.board_hop_cycles,
                                        params.barrier_tile_x,
                                        params.barrier_tile_y,
-                                       waiters_.registry()};
+                                       waiters_.registry(),
+                                       0};  // a table over every uid
   TesseraBarrierCtlHost host{};
   host.opaque = this;
   host.wake = &BarrierCtlDevice::wake;

@@ -4,6 +4,8 @@
 // any order and at any times, against a shadow of every hart, every open
 // uid and every registered count (docs/fuzzing.md).
 //
+// With a uid table of a few slots (uid_slots, a dev board's controller) as often as without.
+//
 // Invariants: every status is the one the rules of barrier_ctl.h give; an
 // episode releases exactly at its count-th arrival, waking exactly its other
 // participants; every resume time is DESIGN 1.7's rule, computed here from
@@ -16,6 +18,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -47,16 +50,17 @@ struct Episode {
 class Scenario {
  public:
   Scenario(const TesseraShape& shape, uint32_t tile_hop, uint32_t board_hop, uint32_t at_x,
-           uint32_t at_y)
+           uint32_t at_y, uint32_t uid_slots)
       : shape_(shape),
         tile_hop_(tile_hop),
         board_hop_(board_hop),
         at_x_(at_x),
         at_y_(at_y),
         num_harts_(tessera_num_threads(&shape)),
-        harts_(num_harts_) {
+        harts_(num_harts_),
+        uid_slots_(uid_slots) {
     waits_ = tessera_waits_new(&shape);
-    const TesseraBarrierCtlConfig config{shape, tile_hop, board_hop, at_x, at_y, waits_};
+    const TesseraBarrierCtlConfig config{shape, tile_hop, board_hop, at_x, at_y, waits_, uid_slots};
     TesseraBarrierCtlHost host{};
     host.opaque = this;
     host.wake = [](void* self, uint32_t hart) {
@@ -100,6 +104,8 @@ class Scenario {
     FUZZ_CHECK(at == now + 2 * latency(hart), "COUNT answered at a wrong time");
     if (count > num_harts_) {
       FUZZ_CHECK(error != nullptr, "a count above the harts registered");
+    } else if (count != 0 && table_full_for(uid)) {
+      FUZZ_CHECK(error != nullptr, "a count registered beyond the uid table");
     } else {
       FUZZ_CHECK(error == nullptr, "COUNT refused: %s", error);
       registered_[uid] = count;
@@ -148,7 +154,8 @@ class Scenario {
         refused(TESSERA_BARRIER_TOO_MANY);
       } else if (open != episodes_.end() && open->second.count != count) {
         refused(TESSERA_BARRIER_MISMATCH);
-      } else if (open == episodes_.end() && episodes_.size() >= TESSERA_BARRIER_MAX_OPEN) {
+      } else if (open == episodes_.end() &&
+                 (episodes_.size() >= TESSERA_BARRIER_MAX_OPEN || table_full_for(uid))) {
         refused(TESSERA_BARRIER_FULL);
       } else {
         arrive(hart, uid, count, value, now, r, status, at, error, log_before);
@@ -167,6 +174,21 @@ class Scenario {
   }
 
  private:
+  // A uid with a registered count or an open episode takes a slot of a small uid table.
+  bool in_use(uint32_t uid) const {
+    const auto r = registered_.find(uid);
+    return (r != registered_.end() && r->second != 0) || episodes_.count(uid) != 0;
+  }
+  bool table_full_for(uint32_t uid) const {
+    if (uid_slots_ == 0 || in_use(uid)) return false;
+    std::set<uint32_t> used;
+    for (const auto& [u, count] : registered_) {
+      if (count != 0) used.insert(u);
+    }
+    for (const auto& [u, e] : episodes_) used.insert(u);
+    return used.size() >= uid_slots_;
+  }
+
   void arrive(uint32_t hart, uint32_t uid, uint32_t count, uint32_t value, uint64_t now,
               TesseraBarrierCtlResult r, uint32_t status, uint64_t at, const char* error,
               size_t log_before) {
@@ -253,6 +275,7 @@ class Scenario {
   std::vector<HartShadow> harts_;
   std::map<uint32_t, Episode> episodes_;
   std::map<uint32_t, uint32_t> registered_;
+  uint32_t uid_slots_;
   std::vector<uint32_t> woken_;
   std::vector<std::string> log_;
   TesseraBarrierCtl* ctl_ = nullptr;
@@ -269,7 +292,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const uint32_t board_hop = in.below(4) == 0 ? in.u32() : in.below(300);
   const uint32_t at_x = in.below(shape.boards_x * shape.tiles_x);
   const uint32_t at_y = in.below(shape.boards_y * shape.tiles_y);
-  Scenario s(shape, tile_hop, board_hop, at_x, at_y);
+  const uint32_t uid_slots = in.below(2) == 0 ? 0 : 1 + in.below(6);
+  Scenario s(shape, tile_hop, board_hop, at_x, at_y, uid_slots);
   const uint32_t harts = s.num_harts();
   // Few uids collide often; now and then any uid, so that the table fills.
   const uint32_t uid_span = in.below(4) == 0 ? 65536 : 1 + in.below(8);

@@ -88,6 +88,11 @@ typedef struct TesseraBarrierCtlConfig {
     uint32_t board_hop_cycles; /* L */
     uint32_t tile_x, tile_y;   /* the controller's tile, global tile grid */
     TesseraWaits *waits;       /* optional: blocked entries reported here */
+    /* 0: tables over every uid (256 KiB). Else, for a host with little
+     * memory (a dev board, docs/boards.md): at most this many uids with a
+     * registered count or an open episode at once; a count or an ENTER
+     * beyond that is refused (a guest error, status FULL for ENTER). */
+    uint32_t uid_slots;
 } TesseraBarrierCtlConfig;
 
 typedef struct TesseraBarrierCtlHost {
