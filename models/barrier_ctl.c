@@ -65,39 +65,50 @@ struct TesseraBarrierCtl {
     uint32_t num_free;
 };
 
+/* The slot of a small host's table that holds uid (a registered count or an
+ * open episode), or -1. */
+static int32_t barrier_uid_index(const TesseraBarrierCtl *b, uint32_t uid)
+{
+    for (uint32_t i = 0; i < b->cfg.uid_slots; i++) {
+        const BarrierUid *u = &b->uids[i];
+
+        if ((u->registered != 0 || u->episode != 0) && u->uid == uid) {
+            return (int32_t)i;
+        }
+    }
+    return -1;
+}
+
 /* The uid's slot in the table of a small host; with `create`, a free one if
  * it has none (NULL if the table is full). */
 static BarrierUid *barrier_uid_slot(TesseraBarrierCtl *b, uint32_t uid,
                                     bool create)
 {
-    BarrierUid *free_slot = NULL;
+    int32_t i = barrier_uid_index(b, uid);
 
-    for (uint32_t i = 0; i < b->cfg.uid_slots; i++) {
-        BarrierUid *u = &b->uids[i];
+    if (i >= 0) {
+        return &b->uids[i];
+    }
+    for (uint32_t k = 0; create && k < b->cfg.uid_slots; k++) {
+        BarrierUid *u = &b->uids[k];
 
         if (u->registered == 0 && u->episode == 0) {
-            free_slot = free_slot ? free_slot : u;
-        } else if (u->uid == uid) {
+            u->uid = uid;
             return u;
         }
     }
-    if (create && free_slot != NULL) {
-        free_slot->uid = uid;
-    }
-    return create ? free_slot : NULL;
+    return NULL;
 }
 
 static uint32_t barrier_registered(const TesseraBarrierCtl *b, uint32_t uid)
 {
+    int32_t i;
+
     if (b->cfg.uid_slots == 0) {
         return b->registered[uid];
     }
-    for (uint32_t i = 0; i < b->cfg.uid_slots; i++) {
-        if (b->uids[i].registered != 0 && b->uids[i].uid == uid) {
-            return b->uids[i].registered;
-        }
-    }
-    return 0;
+    i = barrier_uid_index(b, uid);
+    return i >= 0 ? b->uids[i].registered : 0;
 }
 
 /* False if a small host's table has no room for the uid. */
@@ -120,15 +131,13 @@ static bool barrier_set_registered(TesseraBarrierCtl *b, uint32_t uid,
 /* The uid's open episode's index + 1, or 0. */
 static uint32_t barrier_episode_of(const TesseraBarrierCtl *b, uint32_t uid)
 {
+    int32_t i;
+
     if (b->cfg.uid_slots == 0) {
         return b->episode_of[uid];
     }
-    for (uint32_t i = 0; i < b->cfg.uid_slots; i++) {
-        if (b->uids[i].episode != 0 && b->uids[i].uid == uid) {
-            return b->uids[i].episode;
-        }
-    }
-    return 0;
+    i = barrier_uid_index(b, uid);
+    return i >= 0 ? b->uids[i].episode : 0;
 }
 
 /* False if a small host's table has no room for the uid. */

@@ -8,18 +8,10 @@
 #include <cstdlib>
 
 #include "app_runs.h"
+#include "expect_agreement.h"
 #include "test_graph.h"
 
 namespace {
-
-using vertex_runs::AppRun;
-
-void ExpectAgreement(const AppRun& run) {
-  EXPECT_EQ(run.mismatches, 0u) << run.image << ": " << run.firstMismatch;
-  EXPECT_EQ(run.devicesReported, run.vertices) << "the threads' reports";
-  EXPECT_GT(run.totals.sent, 0u);
-  EXPECT_GE(run.totals.delivered, run.totals.sent) << "a message reaches at least one in-edge";
-}
 
 class VertexOnBoard : public testing::Test {
  protected:
@@ -28,16 +20,16 @@ class VertexOnBoard : public testing::Test {
 };
 
 TEST_F(VertexOnBoard, AsyncSSSPEqualsDijkstra) {
-  ExpectAgreement(vertex_runs::runSSSP(testGraph(400, 2026), "sssp"));
+  ExpectResultsAgree(vertex_runs::runSSSP(testGraph(400, 2026), "sssp"));
 }
 
 TEST_F(VertexOnBoard, PageRankSyncEqualsTheReference) {
-  ExpectAgreement(
+  ExpectResultsAgree(
       vertex_runs::runPageRank(testGraph(300, 2032, /*undirected=*/true), "pagerank_sync", 8));
 }
 
 TEST_F(VertexOnBoard, HeatSyncEqualsTheReference) {
-  ExpectAgreement(
+  ExpectResultsAgree(
       vertex_runs::runHeat(testGraph(300, 2033, /*undirected=*/true), "heat_sync", 2026, 5));
 }
 

@@ -247,24 +247,7 @@ struct HostLink::Machine {
         "-S", "-chardev", "socket,id=hostlink,path=" + dir + "/hostlink.sock,server=off",
         "-chardev", "socket,id=monitor,path=" + dir + "/monitor.sock,server=off", "-mon",
         "chardev=monitor,mode=readline"};
-    {
-      std::lock_guard lock(live_mutex);
-      pid = fork();
-      if (pid < 0) fail(std::string("fork: ") + strerror(errno));
-      if (pid == 0) {
-        prctl(PR_SET_PDEATHSIG, SIGKILL);  // the machine never outlives its host program
-        const int null = open("/dev/null", O_RDONLY);
-        dup2(null, STDIN_FILENO);
-        dup2(console[1], STDOUT_FILENO);
-        std::vector<char*> argv;
-        for (std::string& a : args) argv.push_back(a.data());
-        argv.push_back(nullptr);
-        execv(argv[0], argv.data());
-        fprintf(stderr, "HostLink: cannot run %s: %s\n", argv[0], strerror(errno));
-        _exit(127);
-      }
-      live_machines.insert(pid);
-    }
+    pid = spawn(args, console[1]);
     close(console[1]);
     console_fd = console[0];
 
@@ -341,7 +324,7 @@ struct HostLink::Machine {
     const pid_t child = fork();
     if (child < 0) fail(std::string("fork: ") + strerror(errno));
     if (child == 0) {
-      prctl(PR_SET_PDEATHSIG, SIGKILL);
+      prctl(PR_SET_PDEATHSIG, SIGKILL);  // the machine never outlives its host program
       const int null = open("/dev/null", O_RDONLY);
       dup2(null, STDIN_FILENO);
       dup2(out, STDOUT_FILENO);
