@@ -652,6 +652,13 @@ static void tessera_machine_init(MachineState *machine)
     s->woken = bitmap_new(s->num_harts);
     s->parked = bitmap_new(s->num_harts);
     riscv_cpu_parked_hook = tessera_hart_parked;
+    /*
+     * A hart's one interrupt line is MSIP, from its board's MSWI
+     * (tessera_create_mswi): no other local, guest or RNMI lines, whose
+     * QOM objects would cost about 40 KiB per hart (qemu/patches/0015-*).
+     */
+    riscv_cpu_irq_lines = IRQ_M_SOFT + 1;
+    riscv_cpu_rnmi_lines = 0;
     /* Tinsel's header reads mhartid and cycle with csrrw rd, csr, zero */
     riscv_csrrw_zero_reads_read_only_csrs = true;
     gdb_thread_name_hook = tessera_gdb_thread_name;
