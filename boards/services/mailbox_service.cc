@@ -278,6 +278,11 @@ Result wait_until(uint32_t index, uint32_t conditions, uint32_t* result) {
 }  // namespace
 
 void init() {
+  // A second init (a board booted again, or a test) starts from nothing.
+  free(mb.boxes);
+  free(mb.state);
+  free(mb.next);
+  mb = Mailbox{};
   const Layout board = layout();
   mb.shape = board.shape;
   mb.threads = tessera_num_threads(&board.shape);
@@ -295,6 +300,20 @@ void init() {
   for (uint32_t i = 0; i < mb.threads; ++i) mb.boxes[i] = Box{};
 }
 
+uint32_t peek(uint32_t index, uint32_t csr) {
+  const Box& b = mb.boxes[index];
+  switch (csr) {
+    case TESSERA_CSR_CAN_SEND:
+      return b.out_to == 0 ? 1 : 0;
+    case TESSERA_CSR_CAN_RECV:
+      return empty(b.ready) ? 0 : 1;
+    case TESSERA_CSR_MBOX_FAULT:
+      return b.fault;
+    default:
+      return 0;
+  }
+}
+
 Result csr(uint32_t index, uint32_t csr, uint32_t value, bool write, uint32_t* result) {
   Box& b = mb.boxes[index];
   *result = 0;
@@ -305,13 +324,9 @@ Result csr(uint32_t index, uint32_t csr, uint32_t value, bool write, uint32_t* r
     case TESSERA_CSR_WAIT_UNTIL:
       return wait_until(index, value, result);
     case TESSERA_CSR_CAN_SEND:
-      *result = b.out_to == 0 ? 1 : 0;
-      return Result::kDone;
     case TESSERA_CSR_CAN_RECV:
-      *result = empty(b.ready) ? 0 : 1;
-      return Result::kDone;
     case TESSERA_CSR_MBOX_FAULT:
-      *result = b.fault;
+      *result = peek(index, csr);
       return Result::kDone;
     case TESSERA_CSR_SEND_LEN:
       if (value >= TESSERA_MAX_FLITS) {

@@ -30,4 +30,9 @@ enum class Result {
 // returns what a csrrw would read.
 Result csr(uint32_t index, uint32_t csr, uint32_t value, bool write, uint32_t* result);
 
+// What CAN_SEND, CAN_RECV or MBOX_FAULT would read for thread `index`, with no effect on anything
+// (a CSR issued ends a tinselIdle call; this does not): for diagnostics and tests. 0 for any
+// other CSR.
+uint32_t peek(uint32_t index, uint32_t csr);
+
 }  // namespace tessera::board::mailbox
