@@ -9,24 +9,6 @@
 
 #include <string.h>
 
-/* The operation of a blocked WAIT_UNTIL, for deadlock reports. */
-static const char *mbox_wait_operation(uint32_t wait_bits)
-{
-    if (wait_bits & TESSERA_WAIT_IDLE) {
-        return (wait_bits & TESSERA_WAIT_IDLE_VOTE)
-                   ? "mailbox tinselIdle, voting true"
-                   : "mailbox tinselIdle, voting false";
-    }
-    switch (wait_bits & (TESSERA_WAIT_CAN_SEND | TESSERA_WAIT_CAN_RECV)) {
-    case TESSERA_WAIT_CAN_SEND:
-        return "mailbox wait-until can-send (to send)";
-    case TESSERA_WAIT_CAN_RECV:
-        return "mailbox wait-until can-recv (to receive)";
-    default:
-        return "mailbox wait-until can-send or can-recv";
-    }
-}
-
 void mbox_report_wait(TesseraMailbox *m, MboxThread *t, uint64_t now)
 {
     uint32_t hart = mbox_thread_hart(m, t);
@@ -36,7 +18,7 @@ void mbox_report_wait(TesseraMailbox *m, MboxThread *t, uint64_t now)
     }
     if (t->wait_bits) {
         tessera_waits_block(m->cfg.waits, hart,
-                            mbox_wait_operation(t->wait_bits), now);
+                            tessera_mailbox_wait_operation(t->wait_bits), now);
     } else {
         tessera_waits_unblock(m->cfg.waits, hart);
     }

@@ -17,6 +17,7 @@
 #include "tessera/models/barrier_ctl.h"
 #include "tessera/models/console.h"
 #include "tessera/models/exit.h"
+#include "tessera/models/mailbox.h"
 #include "tessera/models/ocbus.h"
 #include "tessera/models/preload.h"
 #include "tessera/models/reflex.h"
@@ -189,7 +190,10 @@ uint32_t until_done(Operation operation) {
     {
       const ServicesLock lock;
       uint32_t result = 0;
-      if (operation(&result)) return result;
+      if (operation(&result)) {
+        tessera_waits_unblock(threads::waits(), thread_index());
+        return result;
+      }
       threads::prepare_wait();
     }
     threads::wait();
@@ -204,6 +208,11 @@ uint32_t mailbox_csr(uint32_t csr, uint32_t value, bool write) {
       case mailbox::Result::kFault:
         mailbox_fault(csr, value, *result);
       case mailbox::Result::kBlocked:
+        // Only WAIT_UNTIL blocks; a vote alone is a tinselIdle call too.
+        tessera_waits_block(threads::waits(), thread_index(),
+                            tessera_mailbox_wait_operation(
+                                value & TESSERA_WAIT_IDLE_VOTE ? value | TESSERA_WAIT_IDLE : value),
+                            cycles());
         break;
     }
     return false;
@@ -380,11 +389,13 @@ void init_services() {
   TesseraOcbusConfig ocbus{};
   ocbus.num_harts = threads;
   ocbus.lines = TESSERA_DEFAULT_ocbus_lines;
+  ocbus.waits = threads::waits();
   const TesseraOcbusHost ocbus_host{nullptr, wake_thread};
   if (TESSERA_BOARD_PROVIDES_OCBUS) services.ocbus = tessera_ocbus_new(&ocbus, &ocbus_host);
   TesseraBarrierCtlConfig barrier{};
   barrier.shape = board.shape;
   barrier.uid_slots = kBarrierUids;
+  barrier.waits = threads::waits();
   const TesseraBarrierCtlHost barrier_host{nullptr, wake_thread, nullptr};
   if (TESSERA_BOARD_PROVIDES_BARRIER_CTL) {
     services.barrier_ctl = tessera_barrier_ctl_new(&barrier, &barrier_host);
@@ -392,6 +403,7 @@ void init_services() {
   TesseraReflexConfig reflex{};
   reflex.shape = board.shape;
   reflex.buffer_flits = TESSERA_DEFAULT_reflex_buffer_flits;
+  reflex.waits = threads::waits();
   const TesseraReflexHost reflex_host{nullptr, wake_thread};
   if (TESSERA_BOARD_PROVIDES_REFLEX) services.reflex = tessera_reflex_new(&reflex, &reflex_host);
   if (services.sysinfo == nullptr || services.console == nullptr ||

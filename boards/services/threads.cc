@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "tessera/board/board.h"
 #include "tessera/board/services.h"
@@ -31,6 +32,7 @@ struct Thread {
 
 struct State {
   Thread* threads;
+  TesseraWaits* waits;
   uint32_t* running;  // per hart: the thread it runs
   uint32_t count;
   uint32_t harts;
@@ -83,20 +85,21 @@ void sleep_hart() {
   asm volatile("fence rw, rw" : : : "memory");
 }
 
-// Under the lock: no thread can run again, so no service call will ever wake one.
+// Under the lock: no thread can run again, so no service call will ever wake one. The report is
+// -M tessera's (docs/debugging.md), one line per operation that threads wait in.
 [[noreturn]] void deadlock() {
-  char line[96];
-  int n = snprintf(line, sizeof line,
-                   "tessera-board: deadlock: every thread waits, and none can wake another");
-  console_line(line, static_cast<size_t>(n));
-  for (uint32_t i = 0; i < state.count; ++i) {
-    if (state.threads[i].exited == 0) {
-      n = snprintf(line, sizeof line, "tessera-board: thread %lu waits in a service call",
-                   static_cast<unsigned long>(i));
-      console_line(line, static_cast<size_t>(n));
-    }
+  static const char kDeadlock[] =
+      "tessera-board: deadlock: every thread waits and nothing can wake one; waiting:";
+  console_line(kDeadlock, sizeof kDeadlock - 1);
+  char report[TESSERA_CONSOLE_LINE_MAX * 4];
+  tessera_waits_report(state.waits, report, sizeof report);
+  for (char* line = report; *line != '\0';) {
+    char* end = strchr(line, '\n');
+    const size_t length = end ? static_cast<size_t>(end - line) : strlen(line);
+    console_line(line, length);
+    line += length + (end ? 1 : 0);
   }
-  finish(1);
+  finish(TESSERA_DEADLOCK_EXIT_STATUS);
 }
 
 // Under the lock: ends the run if every thread that has not exited waits unwoken.
@@ -116,8 +119,9 @@ void init() {
   state.per_hart = state.count / board.harts;
   state.threads = static_cast<Thread*>(calloc(state.count, sizeof(Thread)));
   state.running = static_cast<uint32_t*>(calloc(board.harts, sizeof(uint32_t)));
-  if (state.threads == nullptr || state.running == nullptr || state.per_hart == 0 ||
-      state.count % board.harts != 0) {
+  state.waits = tessera_waits_new(&board.shape);
+  if (state.threads == nullptr || state.running == nullptr || state.waits == nullptr ||
+      state.per_hart == 0 || state.count % board.harts != 0) {
     static const char kNoRoom[] = "tessera-board: no room for the threads' state";
     console_line(kNoRoom, sizeof kNoRoom - 1);
     finish(1);
@@ -128,6 +132,10 @@ void init() {
     t.context[kSp] = (partition_base(i) + board.partition_size) & ~uintptr_t{15};
     state.running[hart_of(i)] = hart_of(i) * state.per_hart;
   }
+}
+
+TesseraWaits* waits() {
+  return state.waits;
 }
 
 uint32_t current() {
@@ -188,6 +196,7 @@ void exit_thread() {
   const uint32_t me = current();
   lock_services();
   store(state.threads[me].exited, 1);
+  tessera_waits_block(state.waits, me, TESSERA_WAIT_OP_FINISHED, cycles());
   check_for_deadlock();
   unlock_services();
   // The hart's other threads may still run, now or once another hart wakes one.

@@ -12,6 +12,8 @@
 
 #include <stdint.h>
 
+#include "tessera/models/waits.h"
+
 namespace tessera::board::threads {
 
 // Once, on the first hart, before any thread runs (init_services).
@@ -31,6 +33,11 @@ void prepare_wait();
 void wait();
 // Under the lock: thread `index` may go on (a no-op for one that does not wait).
 void wake(uint32_t index);
+
+// Who waits on what (tessera/models/waits.h): the devices' models and the services register a
+// thread's blocking operation there, and a deadlock is reported from it, in the words of
+// -M tessera's report.
+TesseraWaits* waits();
 
 // Thread `index`'s software interrupt as the runtime sees it in mip (Tessera's MSWI msip).
 void set_msip(uint32_t index, bool pending);

@@ -13,4 +13,4 @@ set(TESSERA_BOARD_PARTITION_BYTES 2560)
 # Tessera's devices the board provides in software (boards/services), and the apps that need
 # no more than these.
 set(TESSERA_BOARD_SERVICES sysinfo console exit mswi mailbox idle ocbus)
-set(TESSERA_BOARD_APPS hello exitcode trap token_ring idle)
+set(TESSERA_BOARD_APPS hello exitcode trap token_ring idle deadlock)

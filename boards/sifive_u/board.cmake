@@ -11,7 +11,7 @@ set(TESSERA_BOARD_PARTITION_BYTES 65536)
 # Tessera's devices the board provides in software (boards/services), and the apps that need
 # no more than these.
 set(TESSERA_BOARD_SERVICES sysinfo console exit mswi mailbox idle ocbus barrier_ctl reflex)
-set(TESSERA_BOARD_APPS hello exitcode trap token_ring alltoall idle barrier vertex)
+set(TESSERA_BOARD_APPS hello exitcode trap token_ring alltoall idle deadlock barrier vertex)
 # The vertex apps it builds (apps/vertex), as vertex_<app>-sifive_u; HostLink writes their graphs
 # into the image (docs/boards.md).
 set(TESSERA_BOARD_VERTEX_APPS sssp pagerank_sync heat_sync)

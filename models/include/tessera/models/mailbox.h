@@ -58,6 +58,26 @@ extern "C" {
 /* Multicast masks (MCAST_HI:MCAST_LO) name threads 0..63 of a mailbox. */
 #define TESSERA_MAILBOX_MCAST_THREADS            64u
 
+/* The operation of a WAIT_UNTIL blocked on `wait_bits`, in the words of the
+ * deadlock report (tessera/models/waits.h, docs/debugging.md); also for a
+ * dev board's mailbox (docs/boards.md). */
+static inline const char *tessera_mailbox_wait_operation(uint32_t wait_bits)
+{
+    if (wait_bits & TESSERA_WAIT_IDLE) {
+        return (wait_bits & TESSERA_WAIT_IDLE_VOTE)
+                   ? "mailbox tinselIdle, voting true"
+                   : "mailbox tinselIdle, voting false";
+    }
+    switch (wait_bits & (TESSERA_WAIT_CAN_SEND | TESSERA_WAIT_CAN_RECV)) {
+    case TESSERA_WAIT_CAN_SEND:
+        return "mailbox wait-until can-send (to send)";
+    case TESSERA_WAIT_CAN_RECV:
+        return "mailbox wait-until can-recv (to receive)";
+    default:
+        return "mailbox wait-until can-send or can-recv";
+    }
+}
+
 typedef struct TesseraMailboxConfig {
     TesseraShape shape;
     uint32_t tile_hop_cycles;   /* one hop between tiles on a board */
