@@ -60,12 +60,9 @@ class ServicesLock {
 // Threads' stacks sit side by side (the partitions), with nothing between them to fault on: a
 // stack that has grown past its partition's thread-local block has overwritten memory that is
 // not its own, so the run ends, with a line that says so, at the thread's next service call.
-void check_stack() {
-  uintptr_t sp;
-  asm volatile("mv %0, sp" : "=r"(sp));
-  const uint32_t index = thread_index();
-  const uintptr_t floor = partition_base(index) + reinterpret_cast<uintptr_t>(__tls_block_size);
-  if (sp >= floor) return;
+// The reports of this file are cold and out of line, so that their line buffers stay off the
+// stack of every service call (a thread of the HiFive1 has 2.25 KiB in all).
+[[noreturn, gnu::cold, gnu::noinline]] void stack_overflowed(uint32_t index, uintptr_t sp) {
   lock_services();
   char line[TESSERA_CONSOLE_LINE_MAX];
   const int n =
@@ -78,6 +75,14 @@ void check_stack() {
   finish(1);
 }
 
+void check_stack() {
+  uintptr_t sp;
+  asm volatile("mv %0, sp" : "=r"(sp));
+  const uint32_t index = thread_index();
+  const uintptr_t floor = partition_base(index) + reinterpret_cast<uintptr_t>(__tls_block_size);
+  if (sp < floor) stack_overflowed(index, sp);
+}
+
 uint32_t thread_id() {
   const TesseraShape shape = layout().shape;
   return tessera_thread_at(&shape, thread_index());
@@ -88,7 +93,7 @@ void emit_line(void*, uint32_t, const char* line, size_t length) {
 }
 
 // A guest error: Tessera's machine logs it and carries on; a board has no log but its console.
-void guest_error(const char* what, uint32_t where, const char* why) {
+[[gnu::cold, gnu::noinline]] void guest_error(const char* what, uint32_t where, const char* why) {
   char line[TESSERA_CONSOLE_LINE_MAX];
   const int n = snprintf(line, sizeof line, "tessera-board: thread 0x%lx: %s 0x%lx: %s",
                          static_cast<unsigned long>(thread_id()), what,
@@ -98,7 +103,7 @@ void guest_error(const char* what, uint32_t where, const char* why) {
 
 // What the board does not provide yet ends the run: nothing could run on as it would on
 // -M tessera.
-[[noreturn]] void unsupported(const char* what, uint32_t where) {
+[[noreturn, gnu::cold, gnu::noinline]] void unsupported(const char* what, uint32_t where) {
   guest_error(what, where, "not provided on this board (docs/boards.md)");
   finish(1);
 }
@@ -170,7 +175,8 @@ void mswi_write(uint32_t offset, uint32_t value) {
 
 // A mailbox fault: on Tessera an illegal-instruction trap that the runtime reports and ends the
 // run with (status 130); here the same two facts, and the same status.
-[[noreturn]] void mailbox_fault(uint32_t csr, uint32_t value, uint32_t code) {
+[[noreturn, gnu::cold, gnu::noinline]] void mailbox_fault(uint32_t csr, uint32_t value,
+                                                          uint32_t code) {
   char line[TESSERA_CONSOLE_LINE_MAX];
   const int n =
       snprintf(line, sizeof line, "TRAP hart 0x%lx mailbox fault %lu (%s) csr 0x%03lx value 0x%lx",

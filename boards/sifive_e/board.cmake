@@ -9,8 +9,8 @@ set(TESSERA_BOARD_SCRATCH_SIZE 2048)
 # The threads of its machine (one tile of one core): green threads of its one hart.
 set(TESSERA_BOARD_THREADS 4)
 # Each thread's partition (stack, thread-local block, heap): 2.5 KiB of the 16 KiB DTIM.
-set(TESSERA_BOARD_PARTITION_BYTES 2560)
+set(TESSERA_BOARD_PARTITION_BYTES 2304)
 # Tessera's devices the board provides in software (boards/services), and the apps that need
 # no more than these.
-set(TESSERA_BOARD_SERVICES sysinfo console exit mswi mailbox idle ocbus)
-set(TESSERA_BOARD_APPS hello exitcode trap token_ring idle deadlock)
+set(TESSERA_BOARD_SERVICES sysinfo console exit mswi mailbox idle ocbus barrier_ctl reflex)
+set(TESSERA_BOARD_APPS hello exitcode trap token_ring idle deadlock barrier)

@@ -45,8 +45,8 @@ void Endpoint::count_barrier(const volatile uint32_t* msg) {
     protocol_error("barrier message from an episode that is neither this one nor the next", header,
                    msg[1]);
   }
-  uint16_t& count = arrived_[tag][theirs & 1u][wire::slot(header)];
-  if (count == UINT16_MAX) {
+  ArrivalCount& count = arrived_[tag][theirs & 1u][wire::slot(header)];
+  if (count == static_cast<ArrivalCount>(~ArrivalCount{0})) {
     protocol_error("more barrier messages of one slot than a group can send", header, msg[1]);
   }
   count++;
@@ -77,14 +77,14 @@ void Endpoint::take_one() {
 }
 
 void Endpoint::await(uint32_t tag, uint32_t slot, uint32_t count) {
-  uint16_t& arrived = arrived_[tag & 3u][episode_[tag & 3u] & 1u][slot];
+  ArrivalCount& arrived = arrived_[tag & 3u][episode_[tag & 3u] & 1u][slot];
   while (arrived < count) {
     if (!tessera_mbox_can_recv()) {
       (void)tessera_mbox_wait_until(TESSERA_WAIT_CAN_RECV);
     }
     take_one();
   }
-  arrived = static_cast<uint16_t>(arrived - count);
+  arrived = static_cast<ArrivalCount>(arrived - count);
 }
 
 // ---- Sending ------------------------------------------------------------------------------------

@@ -10,6 +10,7 @@
 
 #include "slots.h"
 #include "tessera/barrier/algorithms.h"
+#include "tessera/barrier/limits.h"
 #include "tessera/hw/regs.h"
 
 namespace tessera::barrier {
@@ -17,7 +18,6 @@ namespace tessera::barrier {
 namespace {
 
 constexpr uint32_t kArrive = 0;
-constexpr uint32_t kMaxTilesPerBoard = 64;  // TESSERA_MAX_TILES_XY squared
 
 uint32_t board_of(const TesseraShape& s, uint32_t id) {
   const TesseraCoords c = tessera_coords(&s, id);
@@ -59,6 +59,10 @@ void release_board(const Group& group, uint32_t rank, Schedule& out) {
       continue;
     }
     const uint32_t t = tile_in_board(s, id);
+    if (t >= kMaxTilesPerBoard) {  // beyond what the firmware was built for (limits.h)
+      out.send(r, slots::kRelease);
+      continue;
+    }
     masks[t] |= uint64_t{1} << (id & (per_tile - 1));
     mailboxes[t] = id >> tile_shift;
   }

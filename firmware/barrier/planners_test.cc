@@ -197,6 +197,29 @@ TEST(PairwisePlanner, FloorLog2PPlusTwoSteps) {
   }
 }
 
+// A dev board's machine (one tile of at most kBoardMaxThreads threads) builds its schedules with
+// room for Schedule::kBoardSteps: every planner fits there, for every group on such a machine.
+TEST_P(PlannerTest, EveryGroupOfABoardFitsTheBoardsSchedule) {
+  const SoftwareAlgorithm* a = find_software_algorithm(GetParam().c_str());
+  ASSERT_NE(a, nullptr);
+  constexpr TesseraShape kBoard{1, 1, 1, 1, 1, tessera::barrier::kBoardMaxThreads};
+  std::vector<uint32_t> ids;
+  for (uint32_t i = 0; i < tessera_num_threads(&kBoard); i++) {
+    ids.push_back(tessera_thread_at(&kBoard, i));
+  }
+  uint32_t most = 0;
+  for (uint32_t p = 1; p <= ids.size(); p++) {
+    const Group group = Group::of(kBoard, ids.data(), p);
+    for (uint32_t r = 0; r < p; r++) {
+      Schedule s;
+      a->planner(group, r, a->param, s);
+      ASSERT_FALSE(s.overflowed());
+      most = s.size() > most ? s.size() : most;
+    }
+  }
+  EXPECT_LE(most, Schedule::kBoardSteps) << GetParam();
+}
+
 INSTANTIATE_TEST_SUITE_P(All, PlannerTest,
                          ::testing::ValuesIn(tessera::barrier::testing::SoftwareNames()),
                          [](const ::testing::TestParamInfo<std::string>& info) {

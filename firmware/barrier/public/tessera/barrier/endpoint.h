@@ -28,6 +28,7 @@
 #include <stdint.h>
 
 #include "tessera/barrier/group.h"
+#include "tessera/barrier/limits.h"
 #include "tessera/barrier/schedule.h"
 
 namespace tessera::barrier {
@@ -61,7 +62,7 @@ static_assert(Group::kMaxTags == 4 && Schedule::kSlots == 32, "the header's fiel
 class Endpoint {
  public:
   static constexpr uint32_t kReservedWords = 1;
-  static constexpr uint32_t kCopies = 8;
+  static constexpr uint32_t kCopies = kEndpointCopies;  // limits.h
 
   // Reads the calling thread's id, its send slot and the machine's host id.
   Endpoint();
@@ -113,7 +114,7 @@ class Endpoint {
   uint32_t me_;
   uint32_t episode_[Group::kMaxTags] = {};
   // Arrived, not yet consumed: by tag, episode parity and slot.
-  uint16_t arrived_[Group::kMaxTags][2][Schedule::kSlots] = {};
+  ArrivalCount arrived_[Group::kMaxTags][2][Schedule::kSlots] = {};
   uint32_t barrier_sent_ = 0;
   uint32_t barrier_received_ = 0;
 

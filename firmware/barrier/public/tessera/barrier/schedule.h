@@ -13,6 +13,8 @@
 
 #include <stdint.h>
 
+#include "tessera/barrier/limits.h"
+
 namespace tessera::barrier {
 
 enum class Op : uint8_t {
@@ -34,7 +36,11 @@ class Schedule {
  public:
   // Enough for the butterfly's two virtual ranks in each of log2 65536 rounds, and for the root
   // of gather-broadcast on the largest mesh (a send per board and a multicast per tile).
-  static constexpr uint32_t kMaxSteps = 96;
+  static constexpr uint32_t kMachineSteps = 96;
+  // Enough for every planner on a board's machine (limits.h; planners_test checks it): 16
+  // steps take 256 bytes of a thread's stack where 96 take 1.5 KiB.
+  static constexpr uint32_t kBoardSteps = 16;
+  static constexpr uint32_t kMaxSteps = kPlanForBoard ? kBoardSteps : kMachineSteps;
   static constexpr uint32_t kSlots = 32;
 
   void send(uint32_t rank, uint32_t slot) { add({Op::kSend, narrow(slot), rank, 0, 0}); }
