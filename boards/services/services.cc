@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "mailbox_service.h"
+#include "service_stack.h"
 #include "tessera/board/board.h"
 #include "tessera/models/barrier_ctl.h"
 #include "tessera/models/console.h"
@@ -29,6 +30,9 @@ extern const char __tls_block_size[];
 // The linker layout's room for a preload file (board.ld), which HostLink fills.
 extern const uint8_t __tessera_preload[];
 extern const char __tessera_preload_size[];
+// board.ld: the services' stack.
+extern uint32_t __tessera_service_stack[];
+extern char __tessera_service_stack_top[];
 }
 
 namespace tessera::board {
@@ -48,6 +52,11 @@ struct Services {
 
 [[gnu::section(".tessera_services")]] Services services;
 [[gnu::section(".tessera_services")]] uint32_t services_held;
+
+// The services' stack (service_stack.h), with a paint at its floor that a call must leave as it
+// was.
+constexpr uint32_t kStackFloorPaint = 0x53565354u;  // "TSVS"
+constexpr uint32_t kStackFloorWords = 4;
 
 class ServicesLock {
  public:
@@ -71,6 +80,18 @@ class ServicesLock {
                "bytes (sp 0x%lx)",
                static_cast<unsigned long>(index),
                static_cast<unsigned long>(layout().partition_size), static_cast<unsigned long>(sp));
+  console_line(line, static_cast<size_t>(n));
+  finish(1);
+}
+
+[[noreturn, gnu::cold, gnu::noinline]] void service_stack_overflowed() {
+  char line[TESSERA_CONSOLE_LINE_MAX];
+  const int n =
+      snprintf(line, sizeof line,
+               "tessera-board: the services' stack has overflowed its %lu bytes "
+               "(TESSERA_BOARD_SERVICE_STACK_BYTES of the board's board.cmake)",
+               static_cast<unsigned long>(__tessera_service_stack_top -
+                                          reinterpret_cast<char*>(__tessera_service_stack)));
   console_line(line, static_cast<size_t>(n));
   finish(1);
 }
@@ -196,7 +217,7 @@ uint32_t until_done(Operation operation) {
     {
       const ServicesLock lock;
       uint32_t result = 0;
-      if (operation(&result)) {
+      if (on_service_stack([&] { return operation(&result); })) {
         tessera_waits_unblock(threads::waits(), thread_index());
         return result;
       }
@@ -341,7 +362,7 @@ size_t preload_length(const uint8_t* data, size_t room) {
   return at;
 }
 
-void apply_preload(const Layout& board) {
+[[gnu::noinline]] void apply_preload(const Layout& board) {
   const uint8_t* data = __tessera_preload;
   if (word_at(data) != TESSERA_PRELOAD_MAGIC) return;
   const size_t size = preload_length(data, reinterpret_cast<uintptr_t>(__tessera_preload_size));
@@ -361,6 +382,43 @@ void apply_preload(const Layout& board) {
   }
 }
 
+// Tessera's device windows, under the lock, on the services' stack.
+uint32_t mmio_read(uint32_t address) {
+  if (within(address, TESSERA_SYSINFO_BASE, TESSERA_SYSINFO_SIZE)) {
+    return sysinfo_read(address - TESSERA_SYSINFO_BASE);
+  }
+  if (within(address, TESSERA_OCBUS_BASE, TESSERA_OCBUS_SIZE) && services.ocbus != nullptr) {
+    return ocbus_read(address - TESSERA_OCBUS_BASE);
+  }
+  if (within(address, TESSERA_CONSOLE_BASE, TESSERA_CONSOLE_SIZE) ||
+      within(address, TESSERA_EXIT_BASE, TESSERA_EXIT_SIZE) ||
+      within(address, TESSERA_MSWI_BASE, TESSERA_MSWI_SIZE)) {
+    guest_error("read of write-only", address, "reads 0");
+    return 0;
+  }
+  unsupported("read of device address", address);
+}
+
+void mmio_write(uint32_t address, uint32_t value) {
+  if (within(address, TESSERA_SYSINFO_BASE, TESSERA_SYSINFO_SIZE)) {
+    sysinfo_write(address - TESSERA_SYSINFO_BASE, value);
+  } else if (within(address, TESSERA_CONSOLE_BASE, TESSERA_CONSOLE_SIZE)) {
+    const char* error = nullptr;
+    if (tessera_console_write(services.console, thread_index(), address - TESSERA_CONSOLE_BASE,
+                              value, &error) == TESSERA_CONSOLE_GUEST_ERROR) {
+      guest_error("console write at", address, error);
+    }
+  } else if (within(address, TESSERA_EXIT_BASE, TESSERA_EXIT_SIZE)) {
+    exit_write(address - TESSERA_EXIT_BASE, value);
+  } else if (within(address, TESSERA_MSWI_BASE, TESSERA_MSWI_SIZE)) {
+    mswi_write(address - TESSERA_MSWI_BASE, value);
+  } else if (within(address, TESSERA_OCBUS_BASE, TESSERA_OCBUS_SIZE) && services.ocbus != nullptr) {
+    ocbus_write(address - TESSERA_OCBUS_BASE, value);
+  } else {
+    unsupported("write to device address", address);
+  }
+}
+
 }  // namespace
 
 // The models are not reentrant, and several harts may call at once: one at a time. A waiting
@@ -375,10 +433,25 @@ void unlock_services() {
   __atomic_store_n(&services_held, 0u, __ATOMIC_RELEASE);
 }
 
-void init_services() {
-  const Layout board = layout();
-  threads::init();
-  mailbox::init();
+void init_service_stack() {
+  for (uint32_t k = 0; k < kStackFloorWords; ++k) __tessera_service_stack[k] = kStackFloorPaint;
+}
+
+void* service_stack_top() {
+  return __tessera_service_stack_top;
+}
+
+void check_service_stack() {
+  for (uint32_t k = 0; k < kStackFloorWords; ++k) {
+    if (__tessera_service_stack[k] != kStackFloorPaint) service_stack_overflowed();
+  }
+}
+
+namespace {
+
+// The models of Tessera's devices, over the board's threads. Out of line, as apply_preload is:
+// the two run one after the other on the services' stack, which holds the larger alone.
+[[gnu::noinline]] void create_devices(const Layout& board) {
   TesseraSysinfoConfig config{};
   config.shape = board.shape;
   config.clock_mhz = board.clock_mhz;
@@ -420,7 +493,18 @@ void init_services() {
     console_line(kNoRoom, sizeof kNoRoom - 1);
     finish(1);
   }
+}
+
+}  // namespace
+
+void init_services() {
+  const Layout board = layout();
+  init_service_stack();
+  threads::init();
+  mailbox::init();
+  create_devices(board);
   apply_preload(board);
+  check_service_stack();
 }
 
 }  // namespace tessera::board
@@ -430,41 +514,16 @@ using namespace tessera::board;
 extern "C" uint32_t tessera_board_mmio_read32(uint32_t address) {
   check_stack();
   const ServicesLock lock;
-  if (within(address, TESSERA_SYSINFO_BASE, TESSERA_SYSINFO_SIZE)) {
-    return sysinfo_read(address - TESSERA_SYSINFO_BASE);
-  }
-  if (within(address, TESSERA_OCBUS_BASE, TESSERA_OCBUS_SIZE) && services.ocbus != nullptr) {
-    return ocbus_read(address - TESSERA_OCBUS_BASE);
-  }
-  if (within(address, TESSERA_CONSOLE_BASE, TESSERA_CONSOLE_SIZE) ||
-      within(address, TESSERA_EXIT_BASE, TESSERA_EXIT_SIZE) ||
-      within(address, TESSERA_MSWI_BASE, TESSERA_MSWI_SIZE)) {
-    guest_error("read of write-only", address, "reads 0");
-    return 0;
-  }
-  unsupported("read of device address", address);
+  return on_service_stack([=] { return mmio_read(address); });
 }
 
 extern "C" void tessera_board_mmio_write32(uint32_t address, uint32_t value) {
   check_stack();
   const ServicesLock lock;
-  if (within(address, TESSERA_SYSINFO_BASE, TESSERA_SYSINFO_SIZE)) {
-    sysinfo_write(address - TESSERA_SYSINFO_BASE, value);
-  } else if (within(address, TESSERA_CONSOLE_BASE, TESSERA_CONSOLE_SIZE)) {
-    const char* error = nullptr;
-    if (tessera_console_write(services.console, thread_index(), address - TESSERA_CONSOLE_BASE,
-                              value, &error) == TESSERA_CONSOLE_GUEST_ERROR) {
-      guest_error("console write at", address, error);
-    }
-  } else if (within(address, TESSERA_EXIT_BASE, TESSERA_EXIT_SIZE)) {
-    exit_write(address - TESSERA_EXIT_BASE, value);
-  } else if (within(address, TESSERA_MSWI_BASE, TESSERA_MSWI_SIZE)) {
-    mswi_write(address - TESSERA_MSWI_BASE, value);
-  } else if (within(address, TESSERA_OCBUS_BASE, TESSERA_OCBUS_SIZE) && services.ocbus != nullptr) {
-    ocbus_write(address - TESSERA_OCBUS_BASE, value);
-  } else {
-    unsupported("write to device address", address);
-  }
+  on_service_stack([=] {
+    mmio_write(address, value);
+    return true;
+  });
 }
 
 extern "C" uint32_t tessera_board_csr(uint32_t csr, uint32_t value, int write) {
@@ -487,7 +546,9 @@ extern "C" uint32_t tessera_board_csr(uint32_t csr, uint32_t value, int write) {
       return threads::msip(thread_index()) ? TESSERA_MIP_MSIP : 0;
     case TESSERA_CSR_EMIT: {
       const ServicesLock lock;
-      return tessera_console_emit_csr(services.console, thread_index(), write != 0, value);
+      return on_service_stack([=] {
+        return tessera_console_emit_csr(services.console, thread_index(), write != 0, value);
+      });
     }
     default: {
       const ServicesLock lock;

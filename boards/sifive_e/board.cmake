@@ -9,8 +9,11 @@ set(TESSERA_BOARD_SCRATCH_SIZE 2048)
 # The threads of its machine (one tile of one core): green threads of its one hart.
 set(TESSERA_BOARD_THREADS 4)
 # Each thread's partition (stack, thread-local block, heap): 2.5 KiB of the 16 KiB DTIM.
-set(TESSERA_BOARD_PARTITION_BYTES 2304)
+set(TESSERA_BOARD_PARTITION_BYTES 2048)
+# The services' own stack (boards/services/service_stack.h): 1 KiB of the DTIM.
+set(TESSERA_BOARD_SERVICE_STACK_BYTES 1024)
 # Tessera's devices the board provides in software (boards/services), and the apps that need
 # no more than these.
 set(TESSERA_BOARD_SERVICES sysinfo console exit mswi mailbox idle ocbus barrier_ctl reflex)
-set(TESSERA_BOARD_APPS hello exitcode trap token_ring idle deadlock barrier)
+set(TESSERA_BOARD_APPS hello exitcode trap token_ring idle deadlock barrier vertex)
+set(TESSERA_BOARD_VERTEX_APPS sssp pagerank_sync heat_sync)

@@ -13,10 +13,9 @@
 _start:
   tessera_start_prologue
 
-  la sp, __tessera_partitions
-  la t0, __tessera_partition_size
-  add sp, sp, t0
-  andi sp, sp, -16
+  /* The services' stack (service_stack.h): the set-up runs there, and the first switch to a
+     thread leaves it. */
+  la sp, __tessera_service_stack_top
 
   /* .data and .sdata from their load address in flash. */
   la t0, __data_load

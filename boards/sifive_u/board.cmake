@@ -8,6 +8,8 @@ set(TESSERA_MULTILIB rv64imac/lp64)
 set(TESSERA_BOARD_THREADS 4)
 # Each thread's partition (stack, thread-local block, heap): 64 KiB of the L2 LIM.
 set(TESSERA_BOARD_PARTITION_BYTES 65536)
+# The services' own stack (boards/services/service_stack.h): 4 KiB of the L2 LIM.
+set(TESSERA_BOARD_SERVICE_STACK_BYTES 4096)
 # Tessera's devices the board provides in software (boards/services), and the apps that need
 # no more than these.
 set(TESSERA_BOARD_SERVICES sysinfo console exit mswi mailbox idle ocbus barrier_ctl reflex)
