@@ -8,7 +8,8 @@ set(TESSERA_MULTILIB rv32imac/ilp32)
 set(TESSERA_BOARD_SCRATCH_SIZE 2048)
 # The threads of its machine (one tile of one core): green threads of its one hart.
 set(TESSERA_BOARD_THREADS 4)
-# Each thread's partition (stack, thread-local block, heap): 2.5 KiB of the 16 KiB DTIM.
+# Each thread's partition (stack, thread-local block, heaps): 2 KiB of the 16 KiB DTIM, a whole
+# number of KiB for config.h (partition-kib), its heaps a power of two (Tinsel's log sizes).
 set(TESSERA_BOARD_PARTITION_BYTES 2048)
 # The services' own stack (boards/services/service_stack.h): 1 KiB of the DTIM.
 set(TESSERA_BOARD_SERVICE_STACK_BYTES 1024)
