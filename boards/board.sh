@@ -6,6 +6,7 @@
 #   boards/board.sh qemu <board> <qemu binary dir> <elf> [qemu args...]   runs it; prints nothing else
 #   boards/board.sh qemu-cmd <board> <qemu binary dir> <elf>              prints the command
 #   boards/board.sh flash <board> <elf> [--dry-run]                        prints the OpenOCD command, then runs it
+#   boards/board.sh serial <board>                                         prints its console's usual port and baud rate
 #
 # Exit status of qemu: the image's, through semihosting. Of flash: 0 flashed and verified, 1 on
 # bad use (unknown board, no such image), 3 when OpenOCD found no probe, OpenOCD's otherwise.
@@ -81,6 +82,12 @@ qemu-cmd)
     qemu_argv "$@"
     quoted "${argv[@]}"
     ;;
+serial)
+    shift
+    [ $# -eq 1 ] || die "usage: boards/board.sh serial <board>"
+    load_board "$1"
+    echo "$board_port $board_baud"
+    ;;
 flash)
     shift
     [ $# -ge 2 ] || die "usage: boards/board.sh flash <board> <elf> [--dry-run]"
@@ -104,6 +111,6 @@ flash)
     exit "$status"
     ;;
 *)
-    die "usage: boards/board.sh list | qemu | qemu-cmd | flash (see its header)"
+    die "usage: boards/board.sh list | qemu | qemu-cmd | flash | serial (see its header)"
     ;;
 esac

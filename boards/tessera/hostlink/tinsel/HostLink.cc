@@ -5,18 +5,24 @@
 //
 // Or, with TESSERA_HOSTLINK_BOARD=<board>, over a dev board's QEMU model (docs/boards.md): the
 // preload file goes into the image (its .tessera_preload section), the board runs from the start,
-// and its threads' messages to the host come on its console, one line each.
+// and its threads' messages to the host come on its console, one line each. With
+// TESSERA_HOSTLINK_BOARD_PORT=<serial port> as well, over the real board: the image is flashed
+// (boards/board.sh flash), and the console is read from the board's serial port.
 #define TESSERA_HOSTLINK_LIBRARY
 #include "HostLink.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
+#include <termios.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <filesystem>
@@ -93,6 +99,9 @@ struct HostLink::Machine {
 
   std::string board;     // a dev board's name (TESSERA_HOSTLINK_BOARD), or empty: -M tessera
   std::string board_sh;  // boards/board.sh
+  std::string port;      // the real board's serial port (TESSERA_HOSTLINK_BOARD_PORT), or empty
+  bool booted = false;
+  std::atomic<bool> stopping{false};
 
   std::string dir;  // private directory: sockets, the image
   pid_t pid = -1;
@@ -176,22 +185,8 @@ struct HostLink::Machine {
       pending.append(buffer, static_cast<size_t>(n));
       size_t newline;
       while ((newline = pending.find('\n')) != std::string::npos) {
-        std::string line = tinsel_line(pending.substr(0, newline));
+        take_line(tinsel_line(pending.substr(0, newline)));
         pending.erase(0, newline + 1);
-        std::lock_guard lock(mutex);
-        if (Message message; !board.empty() && board_message(line, &message)) {
-          messages.push_back(message);
-          changed.notify_all();
-          continue;
-        }
-        buffered_bytes += line.size() + 1;
-        lines.push_back(std::move(line));
-        while (buffered_bytes > kMaxBufferedConsoleBytes) {
-          buffered_bytes -= lines.front().size() + 1;
-          lines.pop_front();
-          dropped_lines++;
-        }
-        changed.notify_all();
       }
     }
     // Both outputs are closed: the machine has ended; collect its status.
@@ -201,6 +196,60 @@ struct HostLink::Machine {
     if (!pending.empty()) lines.push_back(tinsel_line(pending));
     console_closed = true;
     status = result == pid ? exit_status(wait_status) : 1;
+    changed.notify_all();
+  }
+
+  // One console line: a board thread's message to the host, or text for pollStdOut.
+  void take_line(std::string line) {
+    std::lock_guard lock(mutex);
+    if (Message message; !board.empty() && board_message(line, &message)) {
+      messages.push_back(message);
+      changed.notify_all();
+      return;
+    }
+    buffered_bytes += line.size() + 1;
+    lines.push_back(std::move(line));
+    while (buffered_bytes > kMaxBufferedConsoleBytes) {
+      buffered_bytes -= lines.front().size() + 1;
+      lines.pop_front();
+      dropped_lines++;
+    }
+    changed.notify_all();
+  }
+
+  // A real board's serial port never closes: its run ends with the services' last line,
+  // "tessera-board: exit status N" (boards/services/sifive_board.cc).
+  void read_port() {
+    static const std::string kExit = "tessera-board: exit status ";
+    std::string pending;
+    char buffer[4096];
+    while (!stopping) {
+      pollfd ready{console_fd, POLLIN, 0};
+      if (poll(&ready, 1, 100) <= 0) continue;
+      const ssize_t n = read(console_fd, buffer, sizeof buffer);
+      if (n <= 0) {
+        if (n < 0 && errno != EINTR && errno != EAGAIN) break;
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));  // no writer yet
+        continue;
+      }
+      pending.append(buffer, static_cast<size_t>(n));
+      size_t newline;
+      while ((newline = pending.find('\n')) != std::string::npos) {
+        std::string line = pending.substr(0, newline);
+        pending.erase(0, newline + 1);
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        if (line.compare(0, kExit.size(), kExit) == 0) {
+          std::lock_guard lock(mutex);
+          status = atoi(line.c_str() + kExit.size());
+          console_closed = true;
+          changed.notify_all();
+          return;
+        }
+        take_line(std::move(line));
+      }
+    }
+    std::lock_guard lock(mutex);
+    console_closed = true;
     changed.notify_all();
   }
 
@@ -296,6 +345,10 @@ struct HostLink::Machine {
            ".tessera_preload=" + dir + "/preload.bin", elf, image},
           "build the preload into " + elf);
     }
+    if (!port.empty()) {
+      start_on_board(image);
+      return;
+    }
     std::string qemu_dir = std::filesystem::path(qemu).parent_path().string();
     if (std::filesystem::path(qemu_dir).filename() == "qemu-asan") {
       qemu_dir = (std::filesystem::path(qemu_dir).parent_path() / "qemu").string();
@@ -307,6 +360,54 @@ struct HostLink::Machine {
     console_fd = console[0];
     link_closed = true;  // a board's messages come on its console
     console_reader = std::thread([this] { read_console(); });
+  }
+
+  // The real board on `port`: its console is opened first, so that nothing it prints after the
+  // flash's reset is lost; then the image is flashed, which prints the OpenOCD invocation.
+  void start_on_board(const std::string& image) {
+    console_fd = open(port.c_str(), O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+    if (console_fd < 0) {
+      fail("cannot open the " + board + " board's serial port " + port + ": " + strerror(errno) +
+           " (docs/boards.md)");
+    }
+    if (isatty(console_fd)) configure_port();
+    run({board_sh, "flash", board, image}, "flash the image onto the " + board + " board");
+    link_closed = true;  // a board's messages come on its console
+    console_reader = std::thread([this] { read_port(); });
+  }
+
+  // Raw input at the board's baud rate (its board.env, through boards/board.sh serial), with
+  // what arrived before the flash dropped.
+  void configure_port() {
+    const std::string serial = output_of(board_sh + " serial " + board);
+    const unsigned long baud = strtoul(serial.substr(serial.find(' ') + 1).c_str(), nullptr, 10);
+    static const std::map<unsigned long, speed_t> kSpeeds = {
+        {9600, B9600},     {19200, B19200},   {38400, B38400},   {57600, B57600},
+        {115200, B115200}, {230400, B230400}, {460800, B460800}, {921600, B921600}};
+    const auto speed = kSpeeds.find(baud);
+    termios tty{};
+    if (speed == kSpeeds.end() || tcgetattr(console_fd, &tty) != 0) {
+      fail("cannot set up the serial port " + port + " at '" + serial + "'");
+    }
+    cfmakeraw(&tty);
+    tty.c_cflag |= CLOCAL | CREAD;
+    cfsetispeed(&tty, speed->second);
+    cfsetospeed(&tty, speed->second);
+    if (tcsetattr(console_fd, TCSANOW, &tty) != 0) {
+      fail("cannot set up the serial port " + port + ": " + strerror(errno));
+    }
+    tcflush(console_fd, TCIFLUSH);
+  }
+
+  static std::string output_of(const std::string& command) {
+    std::string out;
+    if (FILE* p = popen(command.c_str(), "r")) {
+      char buffer[256];
+      while (fgets(buffer, sizeof buffer, p)) out += buffer;
+      pclose(p);
+    }
+    while (!out.empty() && out.back() == '\n') out.pop_back();
+    return out;
   }
 
   // Runs a command to its end; fails with what it was for if it does not succeed.
@@ -366,6 +467,8 @@ struct HostLink::Machine {
   }
 
   void stop() {
+    stopping = true;
+    if (!port.empty() && console_reader.joinable()) console_reader.join();
     if (pid > 0) {
       kill(pid, SIGKILL);
       if (console_reader.joinable()) {
@@ -428,6 +531,7 @@ HostLink::HostLink(HostLinkParams params, TesseraHostLinkBuild build)
     // boards/tessera/qemu-cmd.sh -> boards/board.sh
     m.board_sh =
         (std::filesystem::path(m.qemu_cmd).parent_path().parent_path() / "board.sh").string();
+    if (const char* port = getenv("TESSERA_HOSTLINK_BOARD_PORT"); port && *port) m.port = port;
   }
   m.shape = TesseraShape{
       property(m.properties, "boards-x", 1),       property(m.properties, "boards-y", 1),
@@ -446,7 +550,7 @@ HostLink::HostLink(HostLinkParams params, TesseraHostLinkBuild build)
 
 void HostLink::tesseraLoadHeapSRAM(uint32_t threadId, const void* data, uint32_t numBytes) {
   Machine& m = *machine_;
-  if (m.pid > 0)
+  if (m.booted)
     fail("tesseraLoadHeapSRAM() after boot(): memory is loaded when the machine starts");
   if (!tessera_thread_exists(&m.shape, threadId)) {
     fail("tesseraLoadHeapSRAM(): thread 0x" + hex(threadId) + " is not in this machine");
@@ -465,7 +569,8 @@ HostLink::~HostLink() = default;
 
 void HostLink::boot(const char* codeFilename, const char* dataFilename) {
   Machine& m = *machine_;
-  if (m.pid > 0) fail("boot() called twice: one HostLink boots one machine");
+  if (m.booted) fail("boot() called twice: one HostLink boots one machine");
+  m.booted = true;
   if (codeFilename == nullptr) fail("boot() needs a code file");
   std::string elf;
   try {
@@ -513,7 +618,7 @@ void HostLink::boot(const char* codeFilename, const char* dataFilename) {
 
 void HostLink::go() {
   Machine& m = *machine_;
-  if (m.pid <= 0) fail("go() before boot()");
+  if (!m.booted) fail("go() before boot()");
   if (m.started) return;
   m.started = true;
   if (!m.board.empty()) return;  // a board runs from the start
@@ -531,7 +636,7 @@ bool HostLink::send(uint32_t dest, uint32_t numFlits, void* msg, bool block) {
   if (numFlits < 1 || numFlits > TESSERA_MAX_FLITS) {
     fail("send() of " + std::to_string(numFlits) + " flits: a message is 1..4 flits");
   }
-  if (m.pid <= 0) fail("send() before boot()");
+  if (!m.booted) fail("send() before boot()");
   if (!m.board.empty()) {
     fail("send(): the " + m.board + " board takes no messages from the host (docs/boards.md)");
   }
@@ -576,7 +681,7 @@ void HostLink::flush() {
 
 void HostLink::recv(void* msg) {
   Machine& m = *machine_;
-  if (m.pid <= 0) fail("recv() before boot()");
+  if (!m.booted) fail("recv() before boot()");
   std::unique_lock lock(m.mutex);
   if (!m.wait_for(lock, [&] { return !m.messages.empty(); })) {
     m.ended_while("recv() waited for a message");
@@ -685,7 +790,7 @@ bool HostLink::pollStdOut() {
 
 void HostLink::dumpStdOut(FILE* outFile) {
   Machine& m = *machine_;
-  if (m.pid <= 0) fail("dumpStdOut() before boot()");
+  if (!m.booted) fail("dumpStdOut() before boot()");
   while (true) {
     pollStdOut(outFile);
     std::unique_lock lock(m.mutex);
@@ -705,7 +810,7 @@ void HostLink::dumpStdOut() {
 
 void HostLink::dumpStdOut(FILE* outFile, uint32_t lines) {
   Machine& m = *machine_;
-  if (m.pid <= 0) fail("dumpStdOut() before boot()");
+  if (!m.booted) fail("dumpStdOut() before boot()");
   uint32_t count = 0;
   while (count < lines) {
     count += static_cast<uint32_t>(print_lines(m, outFile, lines - count));
