@@ -23,6 +23,8 @@
 #include "chardev/char.h"
 #include "qemu/bitmap.h"
 #include "qemu/main-loop.h"
+#include "qemu/madvise.h"
+#include "qemu/memalign.h"
 #include "hw/riscv/tessera.h"
 #include "tessera/models/image.h"
 #include "tessera/models/mswi.h"
@@ -462,10 +464,19 @@ static void tessera_hart_reset(void *opaque)
 static void tessera_create_harts(TesseraMachineState *s, uint64_t entry)
 {
     const TesseraShape *sh = &s->shape;
+    size_t size;
     uint32_t per_board = tessera_threads_per_board(sh);
     uint32_t tiles_per_board = s->tiles_x * s->tiles_y;
 
-    s->harts = g_new0(RISCVCPU, s->num_harts);
+    /*
+     * On transparent huge pages: the round-robin thread visits every hart
+     * at each synchronisation, and with 4 KiB pages each visit began with
+     * TLB misses on the hart's state.
+     */
+    size = ROUND_UP(sizeof(RISCVCPU) * s->num_harts, 2 * MiB);
+    s->harts = qemu_memalign(2 * MiB, size);
+    qemu_madvise(s->harts, size, QEMU_MADV_HUGEPAGE);
+    memset(s->harts, 0, size);
     for (uint32_t i = 0; i < s->num_harts; i++) {
         uint32_t board = i / per_board;
         TesseraCoords c = {
