@@ -264,7 +264,8 @@ TesseraMailbox *tessera_mailbox_new(const TesseraMailboxConfig *cfg,
     td_cfg.master = cfg->idle_master;
     td_host.opaque = m;
     td_host.wake = mbox_idle_released;
-    td_host.event = mbox_trace_termdet;
+    /* Without the host's hook the detector need not build its events */
+    td_host.event = m->host.event != NULL ? mbox_trace_termdet : NULL;
     m->td = tessera_termdet_new(&td_cfg, &td_host);
     if (m->threads == NULL || m->tiles == NULL || m->slot_state == NULL ||
         m->slot_next == NULL || m->slot_time == NULL ||

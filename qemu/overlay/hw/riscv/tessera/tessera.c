@@ -23,12 +23,16 @@
 #include "chardev/char.h"
 #include "qemu/bitmap.h"
 #include "qemu/main-loop.h"
+#include "qemu/madvise.h"
+#include "qemu/memalign.h"
 #include "hw/riscv/tessera.h"
 #include "tessera/models/image.h"
 #include "tessera/models/mswi.h"
 #include "tessera/models/preload.h"
 #include "elf.h"
 #include "exec/address-spaces.h"
+#include "exec/cpu-common.h"
+#include "exec/memory.h"
 #include "exec/gdbstub.h"
 #include "system/reset.h"
 #include "system/system.h"
@@ -107,7 +111,8 @@ uint32_t tessera_hart_thread_id(int hart)
 
 void tessera_machine_wake(TesseraMachineState *s, uint32_t hart)
 {
-    CPUState *cs = CPU(&s->harts[hart]);
+    /* Not CPU(): its check reads the object's class, in a cold line */
+    CPUState *cs = &s->harts[hart].parent_obj;
 
     cs->halted = 0;
     set_bit(hart, s->woken);
@@ -202,16 +207,48 @@ static bool tessera_check_config(TesseraMachineState *s, Error **errp)
     return true;
 }
 
-static void tessera_create_memory(TesseraMachineState *s)
+/*
+ * The QOM tree is /machine/board[b]/tile[t]/, each tile holding its harts
+ * and its memory regions: QOM finds an object's name in its parent by
+ * scanning the parent's properties, and a region's "name[*]" by trying
+ * name[0], name[1], ... in turn, both linear in the parent's children, so
+ * thousands of them under the machine made creating harts quadratic.
+ */
+static void tessera_create_containers(TesseraMachineState *s)
 {
-    Object *obj = OBJECT(s);
     uint32_t boards = s->boards_x * s->boards_y;
     uint32_t tiles_per_board = s->tiles_x * s->tiles_y;
 
+    for (uint32_t b = 0; b < boards; b++) {
+        g_autofree char *bname = g_strdup_printf("board[%u]", b);
+        Object *board = object_new(TYPE_CONTAINER);
+
+        object_property_add_child(OBJECT(s), bname, board);
+        object_unref(board);
+        for (uint32_t t = 0; t < tiles_per_board; t++) {
+            g_autofree char *tname = g_strdup_printf("tile[%u]", t);
+            Object *tile = object_new(TYPE_CONTAINER);
+
+            object_property_add_child(board, tname, tile);
+            object_unref(tile);
+            s->tiles[b * tiles_per_board + t].container = tile;
+        }
+    }
+}
+
+static void tessera_create_memory(TesseraMachineState *s)
+{
+    uint32_t boards = s->boards_x * s->boards_y;
+    uint32_t tiles_per_board = s->tiles_x * s->tiles_y;
+    uint32_t tiles = boards * tiles_per_board;
+
     s->board_dram = g_new0(MemoryRegion, boards);
     s->board_as = g_new0(AddressSpace, boards);
-    s->tiles = g_new0(TesseraTile, boards * tiles_per_board);
+    s->tiles = g_new0(TesseraTile, tiles);
+    tessera_create_containers(s);
 
+    /* One update of the address spaces for all of it */
+    memory_region_transaction_begin();
     for (uint32_t b = 0; b < boards; b++) {
         g_autofree char *name = g_strdup_printf("tessera.board%u.dram", b);
 
@@ -219,30 +256,41 @@ static void tessera_create_memory(TesseraMachineState *s)
         memory_region_init_ram(&s->board_dram[b], NULL, name,
                                (uint64_t)s->dram_mib * MiB, &error_fatal);
     }
+    /*
+     * The scratchpads are windows of one RAM block: QEMU finds a RAM
+     * block's place, and a RAM address's block, by walking the list of
+     * blocks (find_ram_offset() even in quadratic time), so one block per
+     * tile, 4,096 of them at 65,536 harts, made that cubic.
+     */
+    memory_region_init_ram(&s->scratch_ram, NULL, "tessera.scratch",
+                           (uint64_t)tiles * TESSERA_SCRATCH_SIZE,
+                           &error_fatal);
 
-    for (uint32_t t = 0; t < boards * tiles_per_board; t++) {
+    for (uint32_t t = 0; t < tiles; t++) {
         TesseraTile *tile = &s->tiles[t];
         uint32_t b = t / tiles_per_board;
         g_autofree char *space = g_strdup_printf("tessera.tile%u", t);
-        g_autofree char *scratch = g_strdup_printf("tessera.tile%u.scratch",
-                                                   t);
 
-        memory_region_init(&tile->space, obj, space, 4 * GiB);
-        memory_region_init_alias(&tile->io_alias, obj, "tessera.io",
-                                 get_system_memory(), 0, 4 * GiB);
+        memory_region_init(&tile->space, tile->container, space, 4 * GiB);
+        memory_region_init_alias(&tile->io_alias, tile->container,
+                                 "tessera.io", get_system_memory(), 0,
+                                 4 * GiB);
         memory_region_add_subregion_overlap(&tile->space, 0, &tile->io_alias,
                                             0);
-        memory_region_init_alias(&tile->dram_alias, obj, "tessera.dram",
-                                 &s->board_dram[b], 0,
+        memory_region_init_alias(&tile->dram_alias, tile->container,
+                                 "tessera.dram", &s->board_dram[b], 0,
                                  memory_region_size(&s->board_dram[b]));
         memory_region_add_subregion_overlap(&tile->space, TESSERA_DRAM_BASE,
                                             &tile->dram_alias, 1);
-        memory_region_init_ram(&tile->scratch, NULL, scratch,
-                               TESSERA_SCRATCH_SIZE, &error_fatal);
+        memory_region_init_alias(&tile->scratch, tile->container,
+                                 "tessera.scratch", &s->scratch_ram,
+                                 (uint64_t)t * TESSERA_SCRATCH_SIZE,
+                                 TESSERA_SCRATCH_SIZE);
         memory_region_add_subregion_overlap(&tile->space,
                                             TESSERA_SCRATCH_BASE,
                                             &tile->scratch, 1);
     }
+    memory_region_transaction_commit();
 
     for (uint32_t b = 0; b < boards; b++) {
         g_autofree char *name = g_strdup_printf("tessera.board%u", b);
@@ -413,29 +461,23 @@ static void tessera_hart_reset(void *opaque)
     cpu_reset(CPU(opaque));
 }
 
+/* Harts are QOM children of their tile (tessera_create_containers) */
 static void tessera_create_harts(TesseraMachineState *s, uint64_t entry)
 {
-    Object *obj = OBJECT(s);
     const TesseraShape *sh = &s->shape;
+    size_t size;
     uint32_t per_board = tessera_threads_per_board(sh);
     uint32_t tiles_per_board = s->tiles_x * s->tiles_y;
 
     /*
-     * Harts are QOM children of their tile, not of the machine: QOM finds a
-     * child's name by scanning its parent's properties, which is quadratic
-     * with thousands of children under one parent.
+     * On transparent huge pages: the round-robin thread visits every hart
+     * at each synchronisation, and with 4 KiB pages each visit began with
+     * TLB misses on the hart's state.
      */
-    g_autofree Object **tile_objs = g_new0(Object *, s->boards_x *
-                                           s->boards_y * tiles_per_board);
-    for (uint32_t t = 0; t < s->boards_x * s->boards_y * tiles_per_board;
-         t++) {
-        g_autofree char *tname = g_strdup_printf("tile[%u]", t);
-
-        tile_objs[t] = object_new(TYPE_CONTAINER);
-        object_property_add_child(obj, tname, tile_objs[t]);
-        object_unref(tile_objs[t]);
-    }
-    s->harts = g_new0(RISCVCPU, s->num_harts);
+    size = ROUND_UP(sizeof(RISCVCPU) * s->num_harts, 2 * MiB);
+    s->harts = qemu_memalign(2 * MiB, size);
+    qemu_madvise(s->harts, size, QEMU_MADV_HUGEPAGE);
+    memset(s->harts, 0, size);
     for (uint32_t i = 0; i < s->num_harts; i++) {
         uint32_t board = i / per_board;
         TesseraCoords c = {
@@ -455,7 +497,8 @@ static void tessera_create_harts(TesseraMachineState *s, uint64_t entry)
         c.tile_x = tile % s->tiles_x;
         c.tile_y = tile / s->tiles_x;
 
-        object_initialize_child(tile_objs[board * tiles_per_board + tile],
+        object_initialize_child(s->tiles[board * tiles_per_board +
+                                         tile].container,
                                 name, cpu, TYPE_RISCV_CPU_RV32I);
         dev = DEVICE(cpu);
         /*
@@ -485,22 +528,61 @@ static void tessera_create_harts(TesseraMachineState *s, uint64_t entry)
     }
 }
 
-/* One MSWI per board, wired to the board's harts. */
+/*
+ * A board's DRAM is mapped by its own harts only (the tiles' address
+ * spaces), so when code is first translated on one of its pages, QEMU need
+ * only walk their TLBs, not every hart's (qemu/patches/0016-*): the code
+ * is in every board's DRAM, so walking all harts once per board made the
+ * boot quadratic.
+ */
+static void tessera_limit_dram_tlbs(TesseraMachineState *s)
+{
+    uint32_t boards = s->boards_x * s->boards_y;
+    uint32_t per_board = tessera_threads_per_board(&s->shape);
+    g_autofree CPUState **cpus = g_new(CPUState *, per_board);
+
+    for (uint32_t b = 0; b < boards; b++) {
+        for (uint32_t i = 0; i < per_board; i++) {
+            cpus[i] = CPU(&s->harts[b * per_board + i]);
+        }
+        qemu_ram_set_tlb_cpus(s->board_dram[b].ram_block, cpus, per_board);
+    }
+}
+
+/*
+ * One MSWI per board, mapped before the harts exist: every change to the
+ * memory map once they do updates each hart's address space.
+ */
 static void tessera_create_mswi(TesseraMachineState *s)
 {
     uint32_t boards = s->boards_x * s->boards_y;
     uint32_t per_board = tessera_threads_per_board(&s->shape);
 
     s->mswi = g_new0(DeviceState *, boards);
+    memory_region_transaction_begin();
     for (uint32_t b = 0; b < boards; b++) {
         DeviceState *dev = qdev_new(TYPE_TESSERA_MSWI);
-        RISCVCPU *first = &s->harts[b * per_board];
 
         qdev_prop_set_uint32(dev, "board", b);
         qdev_prop_set_uint32(dev, "num-harts", per_board);
         sysbus_realize_and_unref(SYS_BUS_DEVICE(dev), &error_fatal);
         sysbus_mmio_map(SYS_BUS_DEVICE(dev), 0,
                         TESSERA_MSWI_BASE + b * TESSERA_MSWI_STRIDE);
+        s->mswi[b] = dev;
+    }
+    memory_region_transaction_commit();
+}
+
+/* Each board's MSWI, wired to the board's harts. */
+static void tessera_connect_mswi(TesseraMachineState *s)
+{
+    uint32_t boards = s->boards_x * s->boards_y;
+    uint32_t per_board = tessera_threads_per_board(&s->shape);
+
+    for (uint32_t b = 0; b < boards; b++) {
+        DeviceState *dev = s->mswi[b];
+        RISCVCPU *first = &s->harts[b * per_board];
+
         for (uint32_t i = 0; i < per_board; i++) {
             if (riscv_cpu_claim_interrupts(&first[i], MIP_MSIP) < 0) {
                 error_report("tessera: MSIP of hart %u already claimed",
@@ -511,7 +593,6 @@ static void tessera_create_mswi(TesseraMachineState *s)
                                   qdev_get_gpio_in(DEVICE(&first[i]),
                                                    IRQ_M_SOFT));
         }
-        s->mswi[b] = dev;
     }
 }
 
@@ -647,6 +728,7 @@ static void tessera_machine_init(MachineState *machine)
     tessera_machine = s;
     tessera_create_memory(s);
     tessera_create_devices(s);
+    tessera_create_mswi(s);
     entry = tessera_load_image(s);
     /* Custom CSRs are registered before the harts exist so gdb sees them */
     s->woken = bitmap_new(s->num_harts);
@@ -673,7 +755,8 @@ static void tessera_machine_init(MachineState *machine)
     tessera_create_reflex(s);
     tessera_create_barrier_ctl(s);
     tessera_create_harts(s, entry);
-    tessera_create_mswi(s);
+    tessera_limit_dram_tlbs(s);
+    tessera_connect_mswi(s);
     tessera_deadlock_init(s);
     trace_tessera_machine_init(s->boards_x, s->boards_y, s->tiles_x,
                                s->tiles_y, s->cores_per_tile,

@@ -43,8 +43,11 @@ static void tessera_mailbox_wake(void *opaque, uint32_t hart)
 {
     TesseraMailboxState *s = opaque;
 
-    trace_tessera_mbox_wake(tessera_hart_thread_id(hart),
-                            tessera_time_now(hart));
+    /* Its arguments cost a look at the hart: only when it is on */
+    if (trace_event_get_state_backends(TRACE_TESSERA_MBOX_WAKE)) {
+        trace_tessera_mbox_wake(tessera_hart_thread_id(hart),
+                                tessera_time_now(hart));
+    }
     tessera_machine_wake(s->machine, hart);
 }
 
@@ -111,6 +114,35 @@ static void tessera_mailbox_termdet_event(TesseraMailboxState *s,
         trace_tessera_termdet_episode_end(t->round, t->time);
         break;
     }
+}
+
+/*
+ * Whether any trace event that tessera_mailbox_event() feeds is on. The
+ * model builds every event it reports, several for each hart at each
+ * tinselIdle synchronisation, so without one of these events it gets no
+ * hook at all. They are therefore chosen at startup (-trace), as
+ * ./tessera trace does; turning one on later from a monitor has no effect.
+ */
+static bool tessera_mailbox_events_traced(void)
+{
+#define ON(id) trace_event_get_state_backends(id)
+    return ON(TRACE_TESSERA_MBOX_SEND) || ON(TRACE_TESSERA_MBOX_MULTICAST) ||
+           ON(TRACE_TESSERA_MBOX_DELIVER) || ON(TRACE_TESSERA_MBOX_RECEIVE) ||
+           ON(TRACE_TESSERA_MBOX_FREE) ||
+           ON(TRACE_VERBOSE_TESSERA_MBOX_HANDOVER) ||
+           ON(TRACE_TESSERA_MBOX_TO_HOST) ||
+           ON(TRACE_TESSERA_MBOX_FROM_HOST) ||
+           ON(TRACE_TESSERA_MBOX_BLOCK) || ON(TRACE_TESSERA_MBOX_RESUME) ||
+           ON(TRACE_TESSERA_IDLE_ENTER) || ON(TRACE_TESSERA_IDLE_LEAVE) ||
+           ON(TRACE_TESSERA_TERMDET_ROUND) ||
+           ON(TRACE_TESSERA_TERMDET_TOKEN) ||
+           ON(TRACE_TESSERA_TERMDET_RETURN) ||
+           ON(TRACE_TESSERA_TERMDET_ROUND_END) ||
+           ON(TRACE_TESSERA_TERMDET_RELEASE) ||
+           ON(TRACE_TESSERA_TERMDET_ENABLE_START) ||
+           ON(TRACE_TESSERA_TERMDET_ENABLE) ||
+           ON(TRACE_TESSERA_TERMDET_EPISODE_END);
+#undef ON
 }
 
 /* The model's events, as trace events (docs/tracing.md). */
@@ -417,7 +449,8 @@ static void tessera_mailbox_realize(DeviceState *dev, Error **errp)
         .scratchpad = tessera_mailbox_scratchpad,
         .wake = tessera_mailbox_wake,
         .to_host = tessera_mailbox_to_host,
-        .event = tessera_mailbox_event,
+        .event = tessera_mailbox_events_traced() ? tessera_mailbox_event
+                                                 : NULL,
     };
     size_t listed = 0;
 

@@ -57,7 +57,8 @@ typedef struct TesseraTile {
     MemoryRegion space;      /* what the tile's harts see */
     MemoryRegion io_alias;   /* the shared system bus, underneath */
     MemoryRegion dram_alias; /* the board's DRAM */
-    MemoryRegion scratch;    /* the mailbox scratchpad */
+    MemoryRegion scratch;    /* the mailbox scratchpad, in scratch_ram */
+    Object *container;       /* QOM parent of its harts and regions */
 } TesseraTile;
 
 /* Modelled time of every hart (tessera_time.c over models/clock.c). */
@@ -93,6 +94,7 @@ struct TesseraMachineState {
     uint32_t num_harts;
     RISCVCPU *harts;         /* indexed by dense hart index */
     MemoryRegion *board_dram;
+    MemoryRegion scratch_ram; /* every tile's scratchpad, one after another */
     AddressSpace *board_as;  /* for loading the image into each board */
     TesseraTile *tiles;      /* board-major, then tile y, tile x */
     DeviceState **mswi;
