@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A stand-in for openocd with a board behind it, for HostLink's real-board mode
-# (tests/qemu/board_serial_test.sh): the board is QEMU's model of it. "Programming" the image and
+# (tests/qemu/board_serial_test.py): the board is QEMU's model of it. "Programming" the image and
 # resetting the board boots it there, in the background as a board runs on after OpenOCD exits,
 # with the board's console on $TESSERA_TEST_SERIAL (the serial port the host program reads).
 # The board and the image come from the arguments that boards/board.sh gives openocd.

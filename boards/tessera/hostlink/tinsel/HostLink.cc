@@ -379,7 +379,7 @@ struct HostLink::Machine {
   // Raw input at the board's baud rate (its board.env, through boards/board.sh serial), with
   // what arrived before the flash dropped.
   void configure_port() {
-    const std::string serial = output_of(board_sh + " serial " + board);
+    const std::string serial = output_of(quoted(board_sh) + " serial " + quoted(board));
     const unsigned long baud = strtoul(serial.substr(serial.find(' ') + 1).c_str(), nullptr, 10);
     static const std::map<unsigned long, speed_t> kSpeeds = {
         {9600, B9600},     {19200, B19200},   {38400, B38400},   {57600, B57600},
@@ -397,6 +397,13 @@ struct HostLink::Machine {
       fail("cannot set up the serial port " + port + ": " + strerror(errno));
     }
     tcflush(console_fd, TCIFLUSH);
+  }
+
+  // `text` as one word for the shell.
+  static std::string quoted(const std::string& text) {
+    std::string out = "'";
+    for (char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return out + "'";
   }
 
   static std::string output_of(const std::string& command) {
