@@ -23,6 +23,7 @@
 #include "system/reset.h"
 #include "system/runstate.h"
 #include "chardev/char.h"
+#include "trace/control.h"
 #include "hw/qdev-properties.h"
 #include "hw/qdev-properties-system.h"
 #include "hw/riscv/tessera.h"
@@ -117,32 +118,33 @@ static void tessera_mailbox_termdet_event(TesseraMailboxState *s,
 }
 
 /*
- * Whether any trace event that tessera_mailbox_event() feeds is on. The
- * model builds every event it reports, several for each hart at each
- * tinselIdle synchronisation, so without one of these events it gets no
- * hook at all. They are therefore chosen at startup (-trace), as
- * ./tessera trace does; turning one on later from a monitor has no effect.
+ * Whether any of the mailbox's, tinselIdle's or the detector's trace events
+ * is on (a few of them are the adapter's own, not the model's: tracing one
+ * of those only costs speed). The model builds every event it reports,
+ * several for each hart at each tinselIdle synchronisation, so without one
+ * of these events it gets no hook at all. They are therefore chosen at
+ * startup (-trace), as ./tessera trace does; turning one on later from a
+ * monitor has no effect.
  */
 static bool tessera_mailbox_events_traced(void)
 {
-#define ON(id) trace_event_get_state_backends(id)
-    return ON(TRACE_TESSERA_MBOX_SEND) || ON(TRACE_TESSERA_MBOX_MULTICAST) ||
-           ON(TRACE_TESSERA_MBOX_DELIVER) || ON(TRACE_TESSERA_MBOX_RECEIVE) ||
-           ON(TRACE_TESSERA_MBOX_FREE) ||
-           ON(TRACE_VERBOSE_TESSERA_MBOX_HANDOVER) ||
-           ON(TRACE_TESSERA_MBOX_TO_HOST) ||
-           ON(TRACE_TESSERA_MBOX_FROM_HOST) ||
-           ON(TRACE_TESSERA_MBOX_BLOCK) || ON(TRACE_TESSERA_MBOX_RESUME) ||
-           ON(TRACE_TESSERA_IDLE_ENTER) || ON(TRACE_TESSERA_IDLE_LEAVE) ||
-           ON(TRACE_TESSERA_TERMDET_ROUND) ||
-           ON(TRACE_TESSERA_TERMDET_TOKEN) ||
-           ON(TRACE_TESSERA_TERMDET_RETURN) ||
-           ON(TRACE_TESSERA_TERMDET_ROUND_END) ||
-           ON(TRACE_TESSERA_TERMDET_RELEASE) ||
-           ON(TRACE_TESSERA_TERMDET_ENABLE_START) ||
-           ON(TRACE_TESSERA_TERMDET_ENABLE) ||
-           ON(TRACE_TESSERA_TERMDET_EPISODE_END);
-#undef ON
+    static const char *const patterns[] = {
+        "tessera_mbox_*", "verbose_tessera_mbox_*", "tessera_idle_*",
+        "tessera_termdet_*",
+    };
+
+    for (size_t i = 0; i < ARRAY_SIZE(patterns); i++) {
+        TraceEventIter iter;
+        TraceEvent *ev;
+
+        trace_event_iter_init_pattern(&iter, patterns[i]);
+        while ((ev = trace_event_iter_next(&iter)) != NULL) {
+            if (trace_event_get_state_dynamic(ev)) {
+                return true;
+            }
+        }
+    }
+    return false;
 }
 
 /* The model's events, as trace events (docs/tracing.md). */
