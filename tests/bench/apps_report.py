@@ -2,14 +2,19 @@
 """Summarises ./tessera bench apps (build/bench/apps*.csv): per app, sync against async over the
 seeds (mean messages, messages per sync time step, modelled cycles, host seconds, speed relative
 to the host reference) at cpi 1 and 4, the published comparisons (Fig. 8), and hardware against
-software termination (Fig. 7). Writes apps-summary.txt and apps.svg (standard library only).
+software termination (Fig. 7). Writes apps-summary.txt and apps.svg (plotting.py).
 
 usage: apps_report.py <build/bench>
 """
 import csv
+import math
 import os
 import sys
 from collections import defaultdict
+
+import plotting
+
+HATCH = {"sync": "", "async": "//"}  # a bar's marker: colour and fill pattern per version
 
 
 def load(path):
@@ -27,37 +32,28 @@ def means(rows):
 
 def bars_svg(out, apps, m):
     """Two panels of grouped bars (log scale): messages and modelled cycles, sync and async."""
-    import math
-    W, H, LEFT, TOP, PANEL = 860, 420, 70, 50, 380
-    s = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" font-family="sans-serif" font-size="12">',
-         f'<rect width="{W}" height="{H}" fill="white"/>',
-         f'<text x="{W / 2}" y="22" text-anchor="middle" font-size="15">Vertex apps, sync (blue) and async (orange): mean of 5 seeds, cpi 1</text>']
-    for p, (metric, title) in enumerate((("messages", "messages"), ("cycles", "modelled cycles"))):
-        x0 = LEFT + p * (PANEL + 40)
-        values = [m[(a, v)][metric] for a in apps for v in ("sync", "async")]
-        lo = math.floor(math.log10(max(min(values), 1)))
-        hi = math.ceil(math.log10(max(values)))
-        top, bottom = TOP + 20, H - 50
-
-        def py(y):
-            return bottom - (bottom - top) * (math.log10(max(y, 1)) - lo) / max(hi - lo, 1)
-
-        s.append(f'<text x="{x0 + PANEL / 2}" y="{TOP + 8}" text-anchor="middle">{title} (log)</text>')
-        for e in range(lo, hi + 1):
-            y = py(10 ** e)
-            s.append(f'<line x1="{x0}" y1="{y:.1f}" x2="{x0 + PANEL}" y2="{y:.1f}" stroke="#ddd"/>')
-            s.append(f'<text x="{x0 - 4}" y="{y + 4:.1f}" text-anchor="end">1e{e}</text>')
-        step = PANEL / len(apps)
-        for i, a in enumerate(apps):
-            for j, (v, colour) in enumerate((("sync", "#1f77b4"), ("async", "#ff7f0e"))):
-                val = m[(a, v)][metric]
-                x = x0 + i * step + 10 + j * (step - 20) / 2
-                y = py(val)
-                s.append(f'<rect x="{x:.1f}" y="{y:.1f}" width="{(step - 20) / 2 - 2:.1f}" height="{bottom - y:.1f}" fill="{colour}"/>')
-            s.append(f'<text x="{x0 + i * step + step / 2:.1f}" y="{bottom + 16}" text-anchor="middle">{a}</text>')
-    s.append("</svg>")
-    with open(out, "w") as f:
-        f.write("\n".join(s) + "\n")
+    mhz = plotting.default_clock_mhz()
+    fig, axes = plotting.figure("Vertex apps, sync and async: mean of 5 seeds, cpi 1 "
+                                f"(modelled at {mhz} MHz)", panels=2, sharey=False)
+    styles = plotting.Styles(("sync", "async"))
+    width = 0.38
+    for ax, (metric, label) in zip(axes, (("messages", "messages per run"),
+                                          ("cycles", "modelled cycles per run"))):
+        for j, version in enumerate(("sync", "async")):
+            style = styles[version]
+            ax.bar([i + (j - 0.5) * width for i in range(len(apps))],
+                   [max(m[(a, version)][metric], 1) for a in apps], width, label=version,
+                   color=style["color"], hatch=HATCH[version], edgecolor="white", linewidth=0)
+        ax.set_xticks(range(len(apps)), apps)
+        ax.grid(axis="x", visible=False)
+        ax.set_yscale("log")  # bars rise from the decade below the least
+        ax.set_ylim(bottom=10 ** math.floor(math.log10(min(b.get_height() for b in ax.patches))))
+        plotting.log10_y(ax)
+        ax.set_ylabel(label)
+        ax.set_xlabel("vertex app")
+    plotting.microseconds_axis(axes[1], mhz)
+    plotting.legend(fig, axes)
+    plotting.save(fig, out)
 
 
 def main():

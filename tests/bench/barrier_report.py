@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """The barrier benchmark's report (tests/bench/barrier.sh): reads the time-stamped guest output
 of apps/barrier_bench at cpi 1 and 4 (barrier_cpi1.log, barrier_cpi4.log), writes the CSVs, one
-SVG per arrival pattern and the closing summary. Standard library only.
+SVG per arrival pattern (plotting.py) and the closing summary.
 
 usage: barrier_report.py <build/bench>
 """
@@ -10,15 +10,12 @@ import os
 import re
 import sys
 
-from loglog_svg import plot
+import plotting
 
 COLUMNS = ["algorithm", "p", "arrival", "cycles_per_episode", "messages_per_episode",
            "predicted_cycles", "host_s_per_episode"]
 HARDWARE = ["idle", "ocbus", "reflex", "controller"]
 NOT_SOFTWARE = HARDWARE + ["auto", "delay-only"]
-COLOURS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
-           "#7f7f7f", "#bcbd22", "#17becf", "#000000", "#aec7e8", "#ffbb78", "#98df8a",
-           "#ff9896"]
 
 
 def parse(path):
@@ -62,21 +59,27 @@ def write_csv(path, rows):
             w.writerow(r)
 
 
-def svg(path, rows, arrival, cpi4_rows):
-    names = list(dict.fromkeys(r["algorithm"] for r in rows))
-    series, legend = [], []
-    for i, name in enumerate(names):
-        colour = COLOURS[i % len(COLOURS)]
-        for data, dash in ((rows, ""), (cpi4_rows, "6 4")):
-            pts = [(r["p"], max(r["cycles_per_episode"], 1.0)) for r in data
-                   if r["algorithm"] == name and r["arrival"] == arrival]
-            if pts:
-                series.append((pts, colour, dash))
-        if any(r["algorithm"] == name and r["arrival"] == arrival for r in rows):
-            legend.append((name, colour, ""))
-    plot(path, f"barriers, {arrival} arrival: modelled cycles per episode (256-hart mesh)",
-         "group size P (log 2)", "cycles per episode (log 2)", series, legend,
-         ["solid: cpi 1; dashed: cpi 4"])
+def svg(path, runs, arrival):
+    """Modelled cycles per episode against P, one panel per cpi, a colour and marker per barrier
+    (the same in every panel and in both arrivals' figures)."""
+    mhz = plotting.default_clock_mhz()
+    fig, axes = plotting.figure(f"Barriers, {arrival} arrival: modelled cycles per episode "
+                                f"(groups of the 256-hart mesh; modelled at {mhz} MHz)",
+                                panels=len(runs), height=4.2)
+    styles = plotting.Styles(dict.fromkeys(r["algorithm"] for rows in runs.values() for r in rows))
+    for ax, (cpi, rows) in zip(axes, runs.items()):
+        at = [r for r in rows if r["arrival"] == arrival]
+        names = dict.fromkeys(r["algorithm"] for r in at)
+        plotting.lines(ax, [(n, n, [(r["p"], max(r["cycles_per_episode"], 1.0)) for r in at
+                                    if r["algorithm"] == n]) for n in names], styles)
+        plotting.log2_x(ax, [r["p"] for r in at if r["p"] & (r["p"] - 1) == 0])
+        ax.set_title(f"cpi {cpi}")
+        ax.set_xlabel("group size P (harts)")
+    plotting.log10_y(axes[0])
+    axes[0].set_ylabel("modelled cycles per barrier episode")
+    plotting.microseconds_axis(axes[-1], mhz)
+    plotting.legend(fig, axes, title="barrier")
+    plotting.save(fig, path)
 
 
 def summary(rows, calibration, cpi):
@@ -120,7 +123,8 @@ def main():
     write_csv(os.path.join(out_dir, "barrier.csv"), runs[1][0])
     write_csv(os.path.join(out_dir, "barrier_cpi4.csv"), runs[4][0])
     for arrival in ("simultaneous", "jittered"):
-        svg(os.path.join(out_dir, f"barrier-{arrival}.svg"), runs[1][0], arrival, runs[4][0])
+        svg(os.path.join(out_dir, f"barrier-{arrival}.svg"), {cpi: runs[cpi][0] for cpi in (1, 4)},
+            arrival)
     lines = []
     for cpi in (1, 4):
         lines += summary(*runs[cpi], cpi)

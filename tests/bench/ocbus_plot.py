@@ -1,30 +1,49 @@
 #!/usr/bin/python3
 """Plots the open-collector bus benchmark as an SVG: modelled cycles per operation against the
-number of harts (both axes log 2), one colour per operation (ACWT, arbitration, barrier), solid
-for simultaneous arrival and dashed for jittered, at cpi 1 (the cpi = threads per core CSV is
-the same shape, higher). Standard library only.
+number of harts (both axes logarithmic), one line per operation (ACWT, arbitration, barrier) and
+arrival (simultaneous solid, jittered dashed); cpi 1 on the left, cpi = threads per core on the
+right.
 
 usage: ocbus_plot.py <ocbus.csv> <ocbus-cpi-tpc.csv> <out.svg>
 """
 import csv
 import sys
 
-from loglog_svg import plot
+import plotting
 
-COLOURS = {"acwt": "#1f77b4", "arbitration": "#2ca02c", "ocbus_barrier": "#d62728"}
-DASH = {"simultaneous": "", "jittered": "6 4"}
+OPERATIONS = ["acwt", "arbitration", "ocbus_barrier"]
+ARRIVALS = ["simultaneous", "jittered"]
 
 
-def main():
+def read(path):
     series = {}
-    with open(sys.argv[1], newline="") as f:
+    with open(path, newline="") as f:
         for r in csv.DictReader(f):
             key = (r["operation"], r["arrival"])
             series.setdefault(key, []).append((int(r["harts"]), float(r["cycles_per_op"])))
-    plot(sys.argv[3], "open-collector bus: modelled cycles per operation (cpi 1, settle 10)",
-         "harts (log 2)", "cycles per operation (log 2)",
-         [(pts, COLOURS[op], DASH[arrival]) for (op, arrival), pts in sorted(series.items())],
-         [(f"{op}, {arrival}", COLOURS[op], DASH[arrival]) for op in COLOURS for arrival in DASH])
+    return series
+
+
+def main():
+    mhz = plotting.default_clock_mhz()
+    fig, axes = plotting.figure("Open-collector bus: modelled cycles per operation "
+                                f"(settle 10 cycles; modelled at {mhz} MHz)", panels=2)
+    styles = plotting.Styles((op, a) for op in OPERATIONS for a in ARRIVALS)
+    for ax, path, cpi in zip(axes, sys.argv[1:3], ("cpi 1", "cpi = threads per core")):
+        data = read(path)
+        for op in OPERATIONS:
+            for arrival in ARRIVALS:
+                if (op, arrival) in data:
+                    plotting.lines(ax, [((op, arrival), f"{op}, {arrival}", data[(op, arrival)])],
+                                   styles, dashed=arrival == "jittered")
+        plotting.log2_x(ax, [h for pts in data.values() for h, _ in pts])
+        ax.set_title(cpi)
+        ax.set_xlabel("harts")
+    plotting.log10_y(axes[0])
+    axes[0].set_ylabel("modelled cycles per operation")
+    plotting.microseconds_axis(axes[-1], mhz)
+    plotting.legend(fig, axes)
+    plotting.save(fig, sys.argv[3])
 
 
 if __name__ == "__main__":

@@ -22,7 +22,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from loglog_svg import plot  # noqa: E402
+import plotting  # noqa: E402
 
 TIMING = "clock-mhz=240,board-hop-cycles=150"
 REFERENCE = "tiles-x=4,tiles-y=4,cores-per-tile=4,threads-per-core=16"
@@ -96,6 +96,27 @@ def host_s_per_sync(cmd, harts):
     return (end - start) / int(fields["syncs"])
 
 
+def plot(svg, rows):
+    """Host cost against harts, log-log: one panel per measure, each in its own unit."""
+    fig, axes = plotting.figure("-M tessera: host cost against harts (hello; tinselIdle loop; "
+                                "boards of 1,024 threads from 1,024 harts up)", panels=3,
+                                sharey=False)
+    styles = plotting.Styles()
+    for ax, (key, ylabel, column, scale) in zip(axes, (
+            ("rss", "peak RSS of hello (MiB)", 5, 1 / 1024),
+            ("boot", "hello's boot and run (host seconds)", 3, 1),
+            ("idle", "host milliseconds per tinselIdle", 7, 1e3))):
+        plotting.lines(ax, [(key, ylabel, [(r[0], float(r[column]) * scale) for r in rows])],
+                       styles)
+        plotting.log2_x(ax, [r[0] for r in rows])
+        plotting.log10_y(ax)
+        ax.set_xlabel("harts")
+        ax.set_ylabel(ylabel)
+        for label in ax.get_xticklabels():
+            label.set_rotation(45)
+    plotting.save(fig, svg)
+
+
 def main():
     args = sys.argv[1:]
     full = "--full" in args
@@ -135,15 +156,7 @@ def main():
         for row in rows:
             f.write(",".join(str(v) for v in row) + "\n")
     svg = os.path.join(out_dir, "scale.svg")
-    plot(svg, "-M tessera: host cost against harts (hello; tinselIdle loop)",
-         "harts", "MiB or ms (log 2)",
-         [([(r[0], r[5] / 1024) for r in rows], "#1f77b4", ""),
-          ([(r[0], float(r[3]) * 1e3) for r in rows], "#d62728", ""),
-          ([(r[0], float(r[7]) * 1e3) for r in rows], "#2ca02c", "6,4")],
-         [("peak RSS, MiB", "#1f77b4", ""),
-          ("hello boot, ms", "#d62728", ""),
-          ("host ms per tinselIdle", "#2ca02c", "6,4")],
-         ["boards of 1,024 threads", "from 1,024 harts up"])
+    plot(svg, rows)
     print(f"wrote {csv}, {svg} ({time.monotonic() - bench_start:.0f} s)")
 
 

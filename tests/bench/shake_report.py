@@ -2,7 +2,7 @@
 """The parallel SHAKE bench's report (tests/bench/shake.sh): the convergence check's share of
 each SHAKE iteration against the ring size, per ACWT method, beside the published expectation
 (about 40% at 64 processors with messages; negligible with the open-collector bus). Writes
-shake.svg and shake-summary.txt (printed too). Standard library only.
+shake.svg (plotting.py) and shake-summary.txt (printed too).
 
 usage: shake_report.py <bench dir> <particles> <molecule shape> <steps>
 """
@@ -11,10 +11,11 @@ import math
 import os
 import sys
 
-METHODS = {"ring2": ("#d62728", "one message twice around"),
-           "ringp": ("#ff7f0e", "P messages once around"),
-           "ocbus": ("#1f77b4", "open-collector bus")}
-CPIS = {"1": ("shake.csv", ""), "threads per core": ("shake-cpi-tpc.csv", "6 4")}
+import plotting
+
+METHODS = {"ring2": "one message twice around", "ringp": "P messages once around",
+           "ocbus": "open-collector bus"}
+CPIS = {"1": "shake.csv", "threads per core": "shake-cpi-tpc.csv"}
 PUBLISHED = (64, 0.40)  # ring size, check share: the published expectation with messages
 
 
@@ -36,61 +37,28 @@ def crossing(points, level):
 
 
 def plot(out, series, rings):
-    W, H, L, R, T, B = 820, 500, 70, 250, 50, 60
-    xlo, xhi = math.log2(min(rings)), math.log2(max(rings))
-
-    def px(x):
-        return L + (W - L - R) * (math.log2(x) - xlo) / max(xhi - xlo, 1)
-
-    def py(share):
-        return T + (H - T - B) * (1 - share)
-
-    s = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" '
-         'font-family="sans-serif" font-size="12">',
-         '<rect width="100%" height="100%" fill="white"/>',
-         f'<text x="{W / 2 - 60}" y="24" text-anchor="middle" font-size="14">parallel SHAKE: '
-         'the convergence check\'s share of each iteration</text>']
-    for k in range(0, 11, 2):
-        y = py(k / 10)
-        s.append(f'<line x1="{L}" y1="{y}" x2="{W - R}" y2="{y}" stroke="#ddd"/>')
-        s.append(f'<text x="{L - 8}" y="{y + 4}" text-anchor="end">{k * 10}%</text>')
-    for p in rings:
-        s.append(f'<line x1="{px(p)}" y1="{T}" x2="{px(p)}" y2="{H - B}" stroke="#eee"/>')
-        s.append(f'<text x="{px(p)}" y="{H - B + 18}" text-anchor="middle">{p}</text>')
-    s.append(f'<text x="{(L + W - R) / 2}" y="{H - 16}" text-anchor="middle">threads in the '
-             'ring (log 2)</text>')
-    s.append(f'<text x="18" y="{(T + H - B) / 2}" text-anchor="middle" '
-             f'transform="rotate(-90 18 {(T + H - B) / 2})">check / (compute + check)</text>')
+    mhz = plotting.default_clock_mhz()
+    fig, (ax,) = plotting.figure("Parallel SHAKE: the convergence check's share of each iteration "
+                                 f"(modelled cycles; modelled at {mhz} MHz)", width=7.4)
+    styles = plotting.Styles(series)
     for (method, cpi), pts in series.items():
-        colour, dash = METHODS[method][0], CPIS[cpi][1]
-        d = " ".join(f"{px(p):.1f},{py(v):.1f}" for p, v in pts)
-        extra = f' stroke-dasharray="{dash}"' if dash else ""
-        s.append(f'<polyline points="{d}" fill="none" stroke="{colour}" stroke-width="2"{extra}/>')
-        for p, v in pts:
-            s.append(f'<circle cx="{px(p):.1f}" cy="{py(v):.1f}" r="3" fill="{colour}"/>')
-    x, y = px(PUBLISHED[0]), py(PUBLISHED[1])
-    s.append(f'<path d="M{x - 7},{y} L{x},{y - 7} L{x + 7},{y} L{x},{y + 7} Z" fill="none" '
-             'stroke="black" stroke-width="2"/>')
-    ly = T + 10
-    for method, (colour, label) in METHODS.items():
-        for cpi, (_, dash) in CPIS.items():
-            extra = f' stroke-dasharray="{dash}"' if dash else ""
-            s.append(f'<line x1="{W - R + 15}" y1="{ly}" x2="{W - R + 45}" y2="{ly}" '
-                     f'stroke="{colour}" stroke-width="2"{extra}/>')
-            s.append(f'<text x="{W - R + 52}" y="{ly + 4}">{method}, cpi {cpi}</text>')
-            ly += 20
-    s.append(f'<path d="M{W - R + 23},{ly} L{W - R + 30},{ly - 7} L{W - R + 37},{ly} '
-             f'L{W - R + 30},{ly + 7} Z" fill="none" stroke="black" stroke-width="2"/>')
-    s.append(f'<text x="{W - R + 52}" y="{ly + 4}">published: ~40% at 64,</text>')
-    s.append(f'<text x="{W - R + 52}" y="{ly + 20}">with messages</text>')
-    s.append("</svg>")
-    with open(out, "w") as f:
-        f.write("\n".join(s) + "\n")
+        plotting.lines(ax, [((method, cpi), f"{method}, cpi {cpi}", [(p, 100 * v) for p, v in pts])],
+                       styles, dashed=cpi != "1")
+    ax.plot([PUBLISHED[0]], [100 * PUBLISHED[1]], linestyle="none", marker="*", markersize=13,
+            color="black", label=f"published: ~{100 * PUBLISHED[1]:.0f}% at {PUBLISHED[0]}, "
+                                 "with messages")
+    plotting.log2_x(ax, rings)
+    ax.set_ylim(0, 100)
+    ax.yaxis.set_major_formatter(plotting.ticker.PercentFormatter())
+    ax.set_xlabel("threads in the ring")
+    ax.set_ylabel("check / (compute + check), modelled cycles")
+    plotting.legend(fig, [ax], notes=[f"{m}: {label}" for m, label in METHODS.items()])
+    plotting.save(fig, out)
 
 
 def main():
     out_dir, particles, shape, steps = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
-    data = {cpi: read(os.path.join(out_dir, name)) for cpi, (name, _) in CPIS.items()}
+    data = {cpi: read(os.path.join(out_dir, name)) for cpi, name in CPIS.items()}
     rings = sorted({p for p, _ in data["1"]})
     lines = [f"Parallel SHAKE, {shape} of {particles} particles, {steps} steps: modelled cycles "
              "per iteration on the critical path (compute + check = check share)."]
