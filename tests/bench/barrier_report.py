@@ -66,12 +66,19 @@ def svg(path, runs, arrival):
     fig, axes = plotting.figure(f"Barriers, {arrival} arrival: modelled cycles per episode "
                                 f"(groups of the 256-hart mesh; modelled at {mhz} MHz)",
                                 panels=len(runs), height=4.2)
-    styles = plotting.Styles(dict.fromkeys(r["algorithm"] for rows in runs.values() for r in rows))
+    names = dict.fromkeys(r["algorithm"] for rows in runs.values() for r in rows
+                          if r["algorithm"] != "delay-only")
+    styles = plotting.Styles(list(names) + ["delay-only"])
     for ax, (cpi, rows) in zip(axes, runs.items()):
         at = [r for r in rows if r["arrival"] == arrival]
-        names = dict.fromkeys(r["algorithm"] for r in at)
-        plotting.lines(ax, [(n, n, [(r["p"], max(r["cycles_per_episode"], 1.0)) for r in at
-                                    if r["algorithm"] == n]) for n in names], styles)
+
+        def points(name):
+            return [(r["p"], max(r["cycles_per_episode"], 1.0)) for r in at
+                    if r["algorithm"] == name]
+        plotting.lines(ax, [(n, n, points(n)) for n in names if points(n)], styles)
+        if points("delay-only"):  # the reference: the latest arrival's delay alone
+            plotting.lines(ax, [("delay-only", "delay-only (the latest arrival's delay)",
+                                 points("delay-only"))], styles, dashed=True)
         plotting.log2_x(ax, [r["p"] for r in at if r["p"] & (r["p"] - 1) == 0])
         ax.set_title(f"cpi {cpi}")
         ax.set_xlabel("group size P (harts)")
