@@ -78,7 +78,7 @@ def main():
         ok = lo <= ratio <= hi
         failed += not ok
         print(f"{'ok' if ok else 'FAILED'}: {name + chosen:30s} {cycles:9.1f} / {predicted:6d} = "
-              f"{ratio:5.2f}, band {lo:.2f}-{hi:.2f}")
+              f"{ratio:6.3f}, band {lo:.2f}-{hi:.2f}")
     sys.exit(1 if failed else 0)
 
 
