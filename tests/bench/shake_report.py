@@ -42,8 +42,9 @@ def plot(out, series, rings):
                                  f"(modelled cycles; modelled at {mhz} MHz)", width=7.4)
     styles = plotting.Styles(series)
     for (method, cpi), pts in series.items():
-        plotting.lines(ax, [((method, cpi), f"{method}, cpi {cpi}", [(p, 100 * v) for p, v in pts])],
-                       styles, dashed=cpi != "1")
+        label = f"{method}, cpi {cpi}" if cpi == "1" else f"{method}, cpi = {cpi}"
+        plotting.lines(ax, [((method, cpi), label, [(p, 100 * v) for p, v in pts])], styles,
+                       dashed=cpi != "1")
     ax.plot([PUBLISHED[0]], [100 * PUBLISHED[1]], linestyle="none", marker="*", markersize=13,
             color="black", label=f"published: ~{100 * PUBLISHED[1]:.0f}% at {PUBLISHED[0]}, "
                                  "with messages")
