@@ -13,7 +13,7 @@ import sys
 from loglog_svg import plot
 
 COLUMNS = ["algorithm", "p", "arrival", "cycles_per_episode", "messages_per_episode",
-           "predicted_cycles", "host_s_per_episode"]
+           "predicted_cycles", "host_s_per_episode", "chosen"]
 HARDWARE = ["idle", "ocbus", "reflex", "controller"]
 NOT_SOFTWARE = HARDWARE + ["auto", "delay-only"]
 COLOURS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
