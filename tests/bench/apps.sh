@@ -15,20 +15,25 @@
 #   build/bench/apps.log                  where each run's graph was placed
 #
 #   ./tessera bench apps [vertices]       (default 3000)
-set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
 bench="$TESSERA_REPO/build/host/tests/qemu/vertex_apps_bench"
-[ -x "$bench" ] || { echo "apps bench: no $bench (./tessera build)" >&2; exit 1; }
-vertices=${1:-3000}
+[ -x "$bench" ] || bench_fail "no $bench (./tessera build)"
+vertices=${1:-$(by_quick 3000 300)}
+seeds=$(by_quick 5 1)
 bench_start=$SECONDS
 
 export TESSERA_QEMU
 log="$out_dir/apps.log"  # each run's placement line (PGraph)
-: >"$log"
-TESSERA_HOSTLINK_PROPERTIES=cpi=1 "$bench" apps "$vertices" 5 >"$out_dir/apps.csv" 2>>"$log"
-TESSERA_HOSTLINK_PROPERTIES=cpi=4 "$bench" apps "$vertices" 5 >"$out_dir/apps_cpi4.csv" 2>>"$log"
-TESSERA_HOSTLINK_PROPERTIES=cpi=1 "$bench" termination "${TESSERA_BENCH_TERMINATION_APP:-heat_sync}" \
-    1 4 16 64 >"$out_dir/apps_termination.csv" 2>>"$log"
+# Every run is checked against the app's host reference by the bench program, which ends with a
+# non-zero status at the first that differs.
+TESSERA_HOSTLINK_PROPERTIES=cpi=1 checked "vertex_apps_bench apps at cpi 1" \
+    "$bench" apps "$vertices" "$seeds" >"$out_dir/apps.csv"
+TESSERA_HOSTLINK_PROPERTIES=cpi=4 checked "vertex_apps_bench apps at cpi 4" \
+    "$bench" apps "$vertices" "$seeds" >"$out_dir/apps_cpi4.csv"
+TESSERA_HOSTLINK_PROPERTIES=cpi=1 checked "vertex_apps_bench termination" \
+    "$bench" termination "${TESSERA_BENCH_TERMINATION_APP:-heat_sync}" \
+    $(by_quick "1 4 16 64" "1 4") >"$out_dir/apps_termination.csv"
+cat "$run_logs"/apps-vertex_apps_bench_*.log >"$log"
 /usr/bin/python3 "$(dirname "$0")/apps_report.py" "$out_dir"
 echo "($((SECONDS - bench_start)) s)"

@@ -20,21 +20,14 @@
 # reference to subtract, as EPCC syncbench subtracts its delay loop. Host seconds: between rank
 # 0's "begin" line and its result line as they reach this script, / 40. The summary names what
 # `auto` chose.
-set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
 machine="boards-x=2,boards-y=2,tiles-x=2,tiles-y=2,cores-per-tile=4,threads-per-core=4"
 bench_start=$SECONDS
 for cpi in 1 4; do
-    log="$out_dir/barrier_cpi$cpi.log"
-    # Each line of the guest's output, prefixed with the host time it arrived.
-    boot "$apps/barrier_bench.elf" "$machine,cpi=$cpi" 2>/dev/null |
-        while IFS= read -r l; do echo "$(date +%s.%N) $l"; done >"$log"
-    grep -q "barrier-bench: done" "$log" || {
-        echo "barrier bench: cpi $cpi: the run did not finish:" >&2
-        tail -n 5 "$log" >&2
-        exit 1
-    }
+    stamped=$(boot_stamped "$apps/barrier_bench.elf" "$machine,cpi=$cpi")
+    expect_line "barrier_bench at cpi $cpi" "barrier-bench: done" "$stamped" >/dev/null
+    echo "$stamped" >"$out_dir/barrier_cpi$cpi.log"
 done
 /usr/bin/python3 "$(dirname "$0")/barrier_report.py" "$out_dir"
 echo "($((SECONDS - bench_start)) s)"

@@ -13,7 +13,7 @@ import sys
 import plotting
 
 COLUMNS = ["algorithm", "p", "arrival", "cycles_per_episode", "messages_per_episode",
-           "predicted_cycles", "host_s_per_episode"]
+           "predicted_cycles", "host_s_per_episode", "chosen"]
 HARDWARE = ["idle", "ocbus", "reflex", "controller"]
 NOT_SOFTWARE = HARDWARE + ["auto", "delay-only"]
 

@@ -10,11 +10,17 @@
 # Writes build/bench/memory.csv (harts,peak_rss_kib,boot_s) and, with heaptrack,
 # build/bench/memory-breakdown.csv (part,kib_per_hart). docs/machine.md ("What limits the
 # size") has the figures.
-set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
 props() { sed 's/#.*//' "$TESSERA_REPO/boards/tessera/$1.props" | paste -sd, | sed 's/,,*/,/g; s/^,//; s/,$//'; }
 
+bench_start=$SECONDS
+# --quick: 256 and 1,024 harts.
+if [ "$quick" = 1 ]; then
+    shapes=("256:tiles-x=4,tiles-y=4,cores-per-tile=4,threads-per-core=4" "1024:$(props reference-board)")
+else
+    shapes=("1024:$(props reference-board)" "6144:$(props cluster-3x2)")
+fi
 /usr/bin/python3 "$(dirname "$0")/memory.py" "$qemu_cmd" "$TESSERA_QEMU" "$apps/hello.elf" \
-    "$out_dir" "1024:$(props reference-board)" "6144:$(props cluster-3x2)"
-echo "wrote $out_dir/memory.csv"
+    "$out_dir" "${shapes[@]}"
+wrote "$out_dir"/memory*.csv

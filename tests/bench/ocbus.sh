@@ -14,16 +14,17 @@
 # arbitration 5 times) on every hart; thread 0 reads its cycle counter around them and divides.
 # Host seconds: between thread 0's "start" line and its result line, as they reach this script,
 # divided likewise. Settle time: the default 10 cycles, 8 lines.
-set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
-shapes="2:tiles-x=1,tiles-y=1,cores-per-tile=1,threads-per-core=2
+all_shapes="2:tiles-x=1,tiles-y=1,cores-per-tile=1,threads-per-core=2
 4:tiles-x=1,tiles-y=1,cores-per-tile=1,threads-per-core=4
 16:tiles-x=2,tiles-y=2,cores-per-tile=1,threads-per-core=4
 64:tiles-x=4,tiles-y=4,cores-per-tile=1,threads-per-core=4
 256:tiles-x=4,tiles-y=4,cores-per-tile=4,threads-per-core=4
 1024:tiles-x=8,tiles-y=8,cores-per-tile=4,threads-per-core=4
 4096:boards-x=2,boards-y=2,tiles-x=8,tiles-y=8,cores-per-tile=4,threads-per-core=4"
+# --quick: up to 256 harts.
+shapes=$(by_quick "$all_shapes" "$(head -n 5 <<<"$all_shapes")")
 
 csv1="$out_dir/ocbus.csv"
 csv_tpc="$out_dir/ocbus-cpi-tpc.csv"
@@ -39,19 +40,13 @@ measure() {
     if [ "$cpi_label" = tpc ]; then
         cpi=$(echo "$shape" | sed 's/.*threads-per-core=\([0-9]*\).*/\1/')
     fi
-    # Each line of the guest's output, prefixed with the host time it arrived.
-    stamped=$(boot "$apps/ocbus_bench_$arrival.elf" "$shape,cpi=$cpi" 2>/dev/null |
-        while IFS= read -r l; do echo "$(date +%s.%N) $l"; done)
+    local what="ocbus_bench_$arrival on $harts harts, cpi $cpi"
+    stamped=$(boot_stamped "$apps/ocbus_bench_$arrival.elf" "$shape,cpi=$cpi")
     for op in acwt arbitration ocbus_barrier; do
-        t0=$(echo "$stamped" | awk -v op="$op" '$2 == "ocbus_bench:" && $3 == "start" && $4 == op { print $1 }')
-        line=$(echo "$stamped" | awk -v op="$op" '$2 == "ocbus_bench:" && $3 == op && $4 == "harts"') || true
-        if [ -z "$line" ] || [ -z "$t0" ]; then
-            echo "ocbus bench: $harts harts, $arrival, cpi $cpi: no result for $op:" >&2
-            echo "$stamped" | tail -n 5 >&2
-            exit 1
-        fi
+        t0=$(expect_line "$what" " ocbus_bench: start $op\$" "$stamped" | awk '{ print $1 }')
+        line=$(expect_line "$what" " ocbus_bench: $op harts " "$stamped")
         t1=${line%% *}
-        [ "$(echo "$line" | awk '{ print $5 }')" = "$harts" ] || { echo "ocbus bench: wrong shape for $harts harts: $line" >&2; exit 1; }
+        [ "$(echo "$line" | awk '{ print $5 }')" = "$harts" ] || bench_fail "$what: ran on other harts: $line"
         episodes=$(echo "$line" | awk '{ print $9 }')
         cycles=$(echo "$line" | awk '{ print $11 }')
         per=$(awk -v c="$cycles" -v e="$episodes" 'BEGIN { printf "%.1f", c / e }')
@@ -74,4 +69,4 @@ for cpi_label in 1 tpc; do
     done <<<"$shapes"
 done
 /usr/bin/python3 "$(dirname "$0")/ocbus_plot.py" "$csv1" "$csv_tpc" "$svg"
-echo "wrote $csv1, $csv_tpc, $svg ($((SECONDS - bench_start)) s)"
+wrote "$csv1" "$csv_tpc" "$svg"

@@ -15,11 +15,10 @@
 # hops per hart (one for a single barrier after the last arrival, the rule the qemu.reflex.cost_*
 # tests check exactly). Host seconds: between the root's "start" line and its result line, as
 # they reach this script, / 50. Defaults otherwise: B 4, one cycle per hop.
-set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
 episodes=50
-shapes="2:tiles-x=1,tiles-y=1,cores-per-tile=1,threads-per-core=2
+all_shapes="2:tiles-x=1,tiles-y=1,cores-per-tile=1,threads-per-core=2
 4:tiles-x=1,tiles-y=1,cores-per-tile=1,threads-per-core=4
 8:tiles-x=2,tiles-y=1,cores-per-tile=1,threads-per-core=4
 16:tiles-x=2,tiles-y=2,cores-per-tile=1,threads-per-core=4
@@ -31,6 +30,8 @@ shapes="2:tiles-x=1,tiles-y=1,cores-per-tile=1,threads-per-core=2
 1024:tiles-x=8,tiles-y=8,cores-per-tile=4,threads-per-core=4
 2048:boards-x=2,tiles-x=8,tiles-y=8,cores-per-tile=4,threads-per-core=4
 4096:boards-x=2,boards-y=2,tiles-x=8,tiles-y=8,cores-per-tile=4,threads-per-core=4"
+# --quick: up to 256 harts.
+shapes=$(by_quick "$all_shapes" "$(head -n 8 <<<"$all_shapes")")
 
 csv1="$out_dir/reflex.csv"
 csv_tpc="$out_dir/reflex-cpi-tpc.csv"
@@ -46,17 +47,12 @@ measure() {
     if [ "$cpi_label" = tpc ]; then
         cpi=$(echo "$shape" | sed 's/.*threads-per-core=\([0-9]*\).*/\1/')
     fi
-    # Each line of the guest's output, prefixed with the host time it arrived.
-    stamped=$(boot "$apps/reflex_bench_$arrival.elf" "$shape,cpi=$cpi" 2>/dev/null |
-        while IFS= read -r l; do echo "$(date +%s.%N) $l"; done)
-    t0=$(echo "$stamped" | awk '$2 == "reflex_bench:" && $3 == "start" { print $1 }')
-    line=$(echo "$stamped" | grep ' reflex_bench: harts ') || {
-        echo "reflex bench: $harts harts, $arrival, cpi $cpi: no result:" >&2
-        echo "$stamped" | tail -n 5 >&2
-        exit 1
-    }
+    local what="reflex_bench_$arrival on $harts harts, cpi $cpi"
+    stamped=$(boot_stamped "$apps/reflex_bench_$arrival.elf" "$shape,cpi=$cpi")
+    t0=$(expect_line "$what" ' reflex_bench: start' "$stamped" | awk '{ print $1 }')
+    line=$(expect_line "$what" ' reflex_bench: harts ' "$stamped")
     t1=${line%% *}
-    [ "$(echo "$line" | awk '{ print $4 }')" = "$harts" ] || { echo "reflex bench: wrong shape for $harts harts: $line" >&2; exit 1; }
+    [ "$(echo "$line" | awk '{ print $4 }')" = "$harts" ] || bench_fail "$what: ran on other harts: $line"
     cycles=$(echo "$line" | awk '{ print $10 }')
     per=$(awk -v c="$cycles" -v e="$episodes" 'BEGIN { printf "%.1f", c / e }')
     host=$(awk -v a="$t0" -v b="$t1" -v e="$episodes" 'BEGIN { printf "%.6f", (b - a) / e }')
@@ -77,4 +73,4 @@ for cpi_label in 1 tpc; do
     done <<<"$shapes"
 done
 /usr/bin/python3 "$(dirname "$0")/reflex_plot.py" "$csv1" "$csv_tpc" "$svg"
-echo "wrote $csv1, $csv_tpc, $svg ($((SECONDS - bench_start)) s)"
+wrote "$csv1" "$csv_tpc" "$svg"

@@ -124,7 +124,9 @@ def main():
     if len(args) != 4:
         sys.exit(__doc__.split("\n\n")[2])
     qemu_cmd_sh, qemu, apps, out_dir = args
-    shapes = SHAPES + (FULL if full else [])
+    # TESSERA_BENCH_QUICK=1 (./tessera figures --quick): up to one reference board.
+    quick = os.environ.get("TESSERA_BENCH_QUICK") == "1"
+    shapes = SHAPES[:4] if quick else SHAPES + (FULL if full else [])
     rows = []
     bench_start = time.monotonic()
     print("hello boot and tinselIdle loop against harts (boards of the given shape, "

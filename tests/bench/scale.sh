@@ -12,7 +12,6 @@
 # (kib_per_hart: peak RSS beyond the previous shape's over the harts added) and
 # build/bench/scale.svg (peak RSS, boot time and host time per synchronisation against harts,
 # log-log). docs/machine.md ("What limits the size") has the figures.
-set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
 case ${1:-} in

@@ -44,7 +44,7 @@ case $case in
 help)
     expect 0 help && grep -q '^usage: ./tessera <command>' "$out" || fail "./tessera help: no usage"
     commands=$(awk '/^Commands:/ { on = 1; next } on && NF == 0 { exit } on { print $1 }' "$out")
-    [ "$(echo $commands)" = "demo run debug trace test bench shake flash fuzz build setup qemu-cmd sdk completion help" ] ||
+    [ "$(echo $commands)" = "demo run debug trace test bench figures shake flash fuzz build setup qemu-cmd sdk completion help" ] ||
         fail "./tessera help lists: $(echo $commands)"
     for flag in --help -h; do
         expect 0 "$flag" && grep -q '^Commands:' "$out" || fail "./tessera $flag: no command list"
@@ -98,6 +98,9 @@ errors)
     an_error trace hello --frobnicate -o run.json
     an_error bench
     an_error bench no-such-benchmark
+    an_error figures --no-such-option
+    an_error figures no-such-bench
+    grep -q "no bench 'no-such-bench'" "$err" || fail "./tessera figures no-such-bench: unclear error"
     an_error fuzz no-such-target
     an_error help no-such-command
     an_error no-such-command

@@ -7,9 +7,11 @@
 //   shake-run --molecule water.pdb --ring 8 --csv
 //
 // Prints one line per method; with --csv, a CSV row instead (no header):
-// ring,method,iterations,compute_cycles,check_cycles,check_share,host_s. Exits 0
-// when every run equals the reference, 1 on bad input (one line naming the file and line,
-// before anything runs), 2 when a run differs from the reference.
+// ring,method,iterations,compute_cycles,check_cycles,check_share,host_s, for each run that
+// equals the reference. Exits 0 when every run equals the reference or fails exactly as it
+// does, 1 on bad input (one line naming the file and line, before anything runs), 2 when a run
+// differs from the reference, 3 with --csv when a run failed as the reference does (a correct
+// result, but no measurement: it gets no row).
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
@@ -209,6 +211,16 @@ int main(int argc, char** argv) {
       verdict = "positions and steps equal the reference's bit for bit";
     }
     if (verdict.rfind("differs", 0) == 0) status = 2;
+    // A CSV row is a measurement: only a run that equals its reference gives one (the
+    // benchmark records every row it gets). A run that fails as the reference does is a
+    // correct result but no figure.
+    const bool equal = verdict.rfind("positions and steps equal", 0) == 0;
+    if (o.csv && !equal) {
+      fprintf(stderr, "shake-run: ring %u %s: no measurement: %s\n", o.ring, method,
+              verdict.c_str());
+      if (status == 0) status = 3;
+      continue;
+    }
     // The critical path per iteration (docs/shake.md, "Measuring").
     const double timed = run.timed > 0 ? run.timed : 1;
     const double compute = double(run.pathCompute) / timed;
@@ -226,8 +238,6 @@ int main(int argc, char** argv) {
           double(run.messages) / perIteration, machine.hostSeconds, verdict.c_str());
     }
     fflush(stdout);
-    if (o.csv && status != 0)
-      fprintf(stderr, "shake-run: ring %u %s %s\n", o.ring, method, verdict.c_str());
   }
   return status;
 }
