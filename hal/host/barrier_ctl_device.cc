@@ -7,7 +7,7 @@
 namespace tessera::host {
 
 BarrierCtlDevice::BarrierCtlDevice(Machine& machine, const MachineParams& params)
-    : machine_(machine), waiters_(machine, params, "the barrier controller") {
+    : machine_(machine), waiters_(machine, mutex_, "the barrier controller") {
   const TesseraShape& shape = machine.shape();
   const TesseraBarrierCtlConfig config{shape,
                                        params.tile_hop_cycles,
@@ -45,7 +45,6 @@ uint32_t BarrierCtlDevice::csr_swap(Hart& hart, uint16_t csr, uint32_t value) {
     waiters_.arm(hart.index());
     const TesseraBarrierCtlResult r = tessera_barrier_ctl_csr(
         model_, hart.index(), csr, value, hart.cycles(), &result, &resume_at, &error);
-    waiters_.changed();
     switch (r) {
       case TESSERA_BARRIER_CTL_DONE:
         if (error != nullptr) {
@@ -62,11 +61,6 @@ uint32_t BarrierCtlDevice::csr_swap(Hart& hart, uint16_t csr, uint32_t value) {
         throw_bus_error(hart, "the barrier controller model does not know CSR " + hex32(csr));
     }
   }
-}
-
-void BarrierCtlDevice::machine_ended(int code) {
-  std::lock_guard lock(mutex_);
-  waiters_.machine_ended(code);
 }
 
 std::vector<BarrierLogLine> BarrierCtlDevice::log() const {

@@ -8,9 +8,9 @@
 // resume time. Bad use returns the model's status (TESSERA_BARRIER_*) and is
 // recorded in guest_errors(), as QEMU logs it. The command log is recorded.
 //
-// Deadlock: when every hart bound to a thread is blocked here and nothing has
-// happened in the device for MachineParams::deadlock_grace, every blocked hart
-// throws Deadlock with the wait registry's report.
+// Deadlock: when every hart bound to a thread is blocked (here or in another
+// device) and none has been woken, every blocked hart throws Deadlock with the
+// wait registries' report.
 #pragma once
 
 #include <stdint.h>
@@ -38,9 +38,6 @@ class BarrierCtlDevice final : public Device {
 
   std::vector<BarrierLogLine> log() const;
   std::vector<std::string> guest_errors() const;
-  // The run has ended: harts blocked here (or blocking later) stop with
-  // MachineExit, as if the process had ended.
-  void machine_ended(int code);
 
  private:
   static void wake(void* opaque, uint32_t hart_index);

@@ -85,9 +85,7 @@ TEST(HostBarrierCtl, BadUseIsAnsweredWithAStatusAndRecorded) {
 }
 
 TEST(HostBarrierCtl, ACountNobodyReachesIsADeadlock) {
-  MachineParams params;
-  params.deadlock_grace = std::chrono::milliseconds(50);
-  Machine machine(kFourTiles, params);
+  Machine machine(kFourTiles);
   const std::vector<uint32_t> ids{0, 1};
   try {
     machine.run_on_harts(ids, [&](Hart&) {

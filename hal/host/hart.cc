@@ -20,15 +20,16 @@ HartScope::HartScope(Hart& hart) : hart_(hart), previous_(current) {
                            " is already bound to a thread");
   }
   current = &hart_;
-  hart_.machine().bound_harts_++;
+  hart_.machine().change_active(1, 0);
 }
 
 HartScope::HartScope(Machine& machine, uint32_t thread_id) : HartScope(machine.hart(thread_id)) {}
 
 HartScope::~HartScope() {
-  hart_.machine().bound_harts_--;
   current = previous_;
   hart_.bound_.store(false);
+  // Last: it may declare a deadlock, which takes the devices' locks.
+  hart_.machine().change_active(-1, 0);
 }
 
 uint64_t Hart::cycles() const {

@@ -1,18 +1,18 @@
 // The harts asleep in one device's blocking operation: each sleeps on a
 // condition variable of its own until the device's model wakes it (never a
 // spin), shows in Machine::blocked_on meanwhile, and stops with MachineExit
-// when the run ends or with Deadlock when every running hart is asleep in
-// this device and nothing has happened in it for MachineParams::deadlock_grace.
+// when the run ends or with Deadlock when the machine declares one (every
+// running hart blocked in some device, none woken; Machine::set_blocked).
 // The wait registry (tessera/models/waits.h) the device's model reports to
-// lives here and words the deadlock report.
+// lives here and words the device's part of the deadlock report.
 //
-// Not locked itself: every call is made under the owning device's mutex,
-// the one wait() is given.
+// Registered with the machine, which calls end(), waiting() and deadlocked()
+// from outside the device: those take the device's mutex. Every other call
+// is made under that mutex, the one wait() is given.
 #pragma once
 
 #include <stdint.h>
 
-#include <chrono>
 #include <condition_variable>
 #include <memory>
 #include <mutex>
@@ -27,26 +27,35 @@ namespace tessera::host {
 
 class HartWaiters {
  public:
-  // `device` names it in the deadlock report ("the mailbox").
-  HartWaiters(Machine& machine, const MachineParams& params, std::string device);
+  // `device_mutex` guards the device and its model; `device` names it in the
+  // deadlock report ("the mailbox").
+  HartWaiters(Machine& machine, std::mutex& device_mutex, std::string device);
+  ~HartWaiters();
+  HartWaiters(const HartWaiters&) = delete;
+  HartWaiters& operator=(const HartWaiters&) = delete;
 
   // Given to the device's model.
   TesseraWaits* registry() const { return waits_.get(); }
+  const std::string& device() const { return device_; }
 
   // Before each call into the model that may block `hart_index`: a wake from
   // then on counts.
   void arm(uint32_t hart_index) { waiters_[hart_index].woken = false; }
-  // After anything that may change the device: deadlock detection waits a
-  // whole grace period without one.
-  void changed() { epoch_++; }
   // Sleeps until the model wakes `hart` (shown as `what` meanwhile); throws
   // Deadlock or MachineExit.
   void wait(std::unique_lock<std::mutex>& lock, Hart& hart, BlockedOn what);
   // The model's wake callback.
   void wake(uint32_t hart_index);
+
+  // Called by the machine, without the device's mutex.
   // The run has ended: harts asleep here (or falling asleep later) stop with
   // MachineExit, as if the process had ended.
-  void machine_ended(int code);
+  void end(int code);
+  // The wait registry's report of the harts asleep here; empty if none is.
+  std::string waiting() const;
+  // The machine is deadlocked: harts asleep here (or falling asleep later)
+  // throw Deadlock(report).
+  void deadlocked(const std::string& report);
 
  private:
   struct Waiter {
@@ -54,18 +63,15 @@ class HartWaiters {
     bool woken = false;
   };
 
-  std::string deadlock_report() const;
+  void notify_blocked();
 
   Machine& machine_;
+  std::mutex& mutex_;  // the device's
   const std::string device_;
-  const bool detect_deadlock_;
-  const std::chrono::milliseconds deadlock_grace_;
   std::unique_ptr<TesseraWaits, void (*)(TesseraWaits*)> waits_{nullptr, tessera_waits_free};
-  std::vector<Waiter> waiters_;    // by hart index
-  std::vector<uint32_t> blocked_;  // hart indices asleep in wait()
-  std::string deadlock_report_;    // set when the deadlock is declared
-  uint64_t epoch_ = 0;             // counts everything that may change the device
-  bool deadlocked_ = false;
+  std::vector<Waiter> waiters_;                 // by hart index
+  std::vector<uint32_t> blocked_;               // hart indices asleep in wait()
+  std::optional<std::string> deadlock_report_;  // set when the machine declares a deadlock
   std::optional<int> ended_;
 };
 

@@ -9,6 +9,7 @@
 #include "console_device.h"
 #include "core_csrs.h"
 #include "exit_device.h"
+#include "hart_waiters.h"
 #include "mailbox_device.h"
 #include "mswi_device.h"
 #include "ocbus_device.h"
@@ -197,7 +198,7 @@ void Machine::run_on_harts(std::span<const uint32_t> thread_ids,
   threads.reserve(harts.size());
   // Until its scope binds it, each new thread counts as active: a deadlock
   // is not declared while harts are still starting.
-  starting_harts_ += static_cast<int>(harts.size());
+  change_active(0, static_cast<int>(harts.size()));
   for (Hart* h : harts) {
     threads.emplace_back([&, h] {
       try {
@@ -205,10 +206,11 @@ void Machine::run_on_harts(std::span<const uint32_t> thread_ids,
         try {
           scope.emplace(*h);
         } catch (...) {
-          starting_harts_--;
+          change_active(0, -1);
           throw;
         }
-        starting_harts_--;
+        // Bound before it stops starting: the count of active harts never dips.
+        change_active(0, -1);
         program(*h);
       } catch (const MachineExit&) {
         // The hart ended the run; the code is in exit_code().
@@ -250,10 +252,9 @@ void Machine::end_run(int code) {
   // As at the end of a QEMU run: nothing a hart printed is lost, and no
   // hart waits any more.
   flush_console();
-  mailbox_->machine_ended(code);
-  barrier_->machine_ended(code);
-  ocbus_->machine_ended(code);
-  reflex_->machine_ended(code);
+  for (HartWaiters* waiters : waiters_) {
+    waiters->end(code);
+  }
 }
 
 std::vector<BarrierLogLine> Machine::barrier_log() const {
@@ -327,7 +328,64 @@ uint64_t Machine::idle_round_trip() const {
 }
 
 uint32_t Machine::active_harts() const {
-  return static_cast<uint32_t>(bound_harts_.load() + starting_harts_.load());
+  std::lock_guard lock(blocked_mutex_);
+  return static_cast<uint32_t>(bound_harts_ + starting_harts_);
+}
+
+void Machine::add_waiters(HartWaiters& waiters) {
+  waiters_.push_back(&waiters);
+}
+
+void Machine::remove_waiters(HartWaiters& waiters) {
+  std::erase(waiters_, &waiters);
+}
+
+void Machine::change_active(int bound, int starting) {
+  bool deadlocked = false;
+  {
+    std::lock_guard lock(blocked_mutex_);
+    bound_harts_ += bound;
+    starting_harts_ += starting;
+    // The last hart that could have woken the blocked ones has gone.
+    deadlocked = deadlock_now();
+  }
+  if (deadlocked) {
+    declare_deadlock();
+  }
+}
+
+bool Machine::deadlock_now() {
+  const uint32_t active = static_cast<uint32_t>(bound_harts_ + starting_harts_);
+  if (!params_.detect_deadlock || deadlocked_ || active == 0 || blocked_count_ < active ||
+      exit_code()) {
+    return false;
+  }
+  deadlocked_ = true;
+  return true;
+}
+
+// Nothing can change any more: every hart that could act is asleep, and only
+// a hart's action (or an unbound thread's, with detection off) wakes one.
+void Machine::declare_deadlock() {
+  std::vector<std::string> devices;
+  std::string waits;
+  for (const HartWaiters* waiters : waiters_) {
+    const std::string part = waiters->waiting();
+    if (!part.empty()) {
+      devices.push_back(waiters->device());
+      waits += part;
+    }
+  }
+  std::string where;
+  for (size_t i = 0; i < devices.size(); i++) {
+    where += (i == 0 ? "" : i + 1 == devices.size() ? " and " : ", ") + devices[i];
+  }
+  // The same words as QEMU's report (docs/debugging.md), from the same registries.
+  const std::string report =
+      "tessera host: deadlock: every running hart is blocked in " + where + ". Waiting:\n" + waits;
+  for (HartWaiters* waiters : waiters_) {
+    waiters->deadlocked(report);
+  }
 }
 
 BlockedOn Machine::blocked_on(uint32_t thread_id) {
@@ -352,15 +410,24 @@ void Machine::wait_until_blocked(uint32_t thread_id, BlockedOn what,
       " and " + (h.bound() ? "bound to a thread" : "bound to no thread"));
 }
 
-void Machine::set_blocked(const Hart& hart, BlockedOn what) {
+bool Machine::set_blocked(const Hart& hart, BlockedOn what) {
+  bool deadlocked = false;
   {
     std::lock_guard lock(blocked_mutex_);
-    if (blocked_[hart.index()] == what) {
-      return;
+    BlockedOn& now = blocked_[hart.index()];
+    if (now == what) {
+      return false;
     }
-    blocked_[hart.index()] = what;
+    if (now == BlockedOn::kNothing) {
+      blocked_count_++;
+    } else if (what == BlockedOn::kNothing) {
+      blocked_count_--;
+    }
+    now = what;
+    deadlocked = what != BlockedOn::kNothing && deadlock_now();
   }
   blocked_changed_.notify_all();
+  return deadlocked;
 }
 
 }  // namespace tessera::host

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -279,6 +280,55 @@ class ScratchRegister final : public Device {
  private:
   uint32_t value_ = 0;
 };
+
+// Deadlock detection reads only state: which harts are bound and which are blocked.
+TEST(HostMachineDeadlock, HartsBlockedInDifferentDevicesAreADeadlock) {
+  Machine machine(kShape);
+  const std::vector<uint32_t> ids{0, 1};
+  try {
+    machine.run_on_harts(ids, [&](Hart& hart) {
+      if (hart.id() == 0) {
+        hal::csr_swap<TESSERA_CSR_WAIT_UNTIL>(TESSERA_WAIT_CAN_RECV);
+      } else {
+        (void)hal::csr_read<TESSERA_CSR_REFLEX_RECV>();
+      }
+      ADD_FAILURE() << "hart " << hart.id() << " woke up";
+    });
+    ADD_FAILURE() << "no deadlock reported";
+  } catch (const Deadlock& e) {
+    EXPECT_TRUE(Mentions(e.what(), "blocked in the mailbox and the reflex switches. Waiting:\n"))
+        << e.what();
+    EXPECT_TRUE(Mentions(e.what(), "thread 0x0: mailbox wait-until can-recv")) << e.what();
+    EXPECT_TRUE(Mentions(e.what(), "thread 0x1: reflex receive")) << e.what();
+  }
+}
+
+// A hart running host code can still wake the sleepers: the deadlock waits for its thread to
+// let go of the hart.
+TEST(HostMachineDeadlock, DeclaredWhenTheLastRunningHartUnbinds) {
+  Machine machine(kShape);
+  std::optional<HartScope> running(std::in_place, machine, 1);
+  std::string report;
+  std::thread sleeper([&] {
+    HartScope scope(machine, 0);
+    hal::csr_write<TESSERA_CSR_FREE>(TESSERA_SCRATCH_BASE + 64);
+    hal::csr_swap<TESSERA_CSR_WAIT_UNTIL>(TESSERA_WAIT_CAN_RECV);  // woken by hart 1
+    hal::csr_write<TESSERA_CSR_FREE>(hal::csr_read<TESSERA_CSR_RECV>());
+    try {
+      hal::csr_swap<TESSERA_CSR_WAIT_UNTIL>(TESSERA_WAIT_CAN_RECV);
+    } catch (const Deadlock& e) {
+      report = e.what();
+    }
+  });
+  machine.wait_until_blocked(0, BlockedOn::kCanRecv);
+  hal::csr_write<TESSERA_CSR_SEND>(0);
+  machine.wait_until_blocked(0, BlockedOn::kCanRecv);  // asleep again, for good this time
+  EXPECT_EQ(machine.active_harts(), 2u);
+  running.reset();
+  sleeper.join();
+  EXPECT_TRUE(Mentions(report, "thread 0x0: mailbox wait-until can-recv")) << report;
+  EXPECT_EQ(machine.active_harts(), 0u);
+}
 
 TEST(HostMachineDevices, AttachedDeviceAnswersItsWindowAndCsrs) {
   Machine machine(kShape);

@@ -42,7 +42,7 @@ MailboxFault::MailboxFault(const Hart& hart, uint16_t csr, uint32_t value, uint3
 MailboxDevice::MailboxDevice(Machine& machine, const MachineParams& params)
     : tile_shift_(tessera_tile_shift(&machine.shape())),
       host_sink_(params.host_sink),
-      waiters_(machine, params, "the mailbox") {
+      waiters_(machine, mutex_, "the mailbox") {
   const TesseraShape& shape = machine.shape();
   const size_t tiles = size_t{shape.boards_x} * shape.boards_y * shape.tiles_x * shape.tiles_y;
   scratch_ = std::make_unique<uint8_t[]>(tiles * TESSERA_SCRATCH_SIZE);
@@ -129,7 +129,6 @@ uint32_t MailboxDevice::csr_swap(Hart& hart, uint16_t csr, uint32_t value) {
     waiters_.arm(hart.index());
     const TesseraCsrResult r =
         tessera_mailbox_csr(model_, hart.index(), csr, value, now, &result, &resume_at, &fault);
-    waiters_.changed();
     switch (r) {
       case TESSERA_CSR_DONE:
         (void)hart.wait_until(resume_at);
@@ -144,11 +143,6 @@ uint32_t MailboxDevice::csr_swap(Hart& hart, uint16_t csr, uint32_t value) {
         throw_bus_error(hart, "the mailbox model does not know CSR " + hex32(csr));
     }
   }
-}
-
-void MailboxDevice::machine_ended(int code) {
-  std::lock_guard lock(mutex_);
-  waiters_.machine_ended(code);
 }
 
 // Called by the model with mutex_ held.
@@ -182,13 +176,11 @@ std::vector<HostMessage> MailboxDevice::host_messages() const {
 bool MailboxDevice::inject(uint32_t dest_thread_id, const uint8_t* bytes, uint32_t flits,
                            uint64_t time) {
   std::lock_guard lock(mutex_);
-  waiters_.changed();
   return tessera_mailbox_inject(model_, dest_thread_id, bytes, flits, time);
 }
 
 void MailboxDevice::host_ready() {
   std::lock_guard lock(mutex_);
-  waiters_.changed();
   tessera_mailbox_host_ready(model_);
 }
 

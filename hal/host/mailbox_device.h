@@ -9,9 +9,9 @@
 // cycle counter to the model's resume time. A mailbox fault throws
 // MailboxFault (the illegal-instruction trap of the real machine).
 //
-// Deadlock: when every hart bound to a thread is blocked here and nothing has
-// happened in the device for MachineParams::deadlock_grace, every blocked
-// hart throws Deadlock naming what each one waits for.
+// Deadlock: when every hart bound to a thread is blocked (here or in another
+// device) and none has been woken, every blocked hart throws Deadlock naming
+// what each one waits for (Machine::set_blocked decides it).
 #pragma once
 
 #include <stdint.h>
@@ -54,10 +54,6 @@ class MailboxDevice final : public Device {
   uint64_t latency(uint32_t src_id, uint32_t dest_id, uint32_t flits) const;
   TesseraTermdetStats idle_stats() const;
   uint64_t idle_round_trip() const;
-
-  // The run has ended: harts blocked here (or blocking later) stop with
-  // MachineExit, as if the process had ended.
-  void machine_ended(int code);
 
  private:
   static uint8_t* scratchpad(void* opaque, uint32_t tile_index);

@@ -7,7 +7,7 @@
 namespace tessera::host {
 
 OcbusDevice::OcbusDevice(Machine& machine, const MachineParams& params)
-    : waiters_(machine, params, "the open-collector bus") {
+    : waiters_(machine, mutex_, "the open-collector bus") {
   const TesseraOcbusConfig config{machine.num_harts(), params.ocbus_lines,
                                   params.ocbus_settle_cycles, waiters_.registry()};
   TesseraOcbusHost host{};
@@ -56,7 +56,6 @@ void OcbusDevice::mmio_write32(Hart& hart, uint32_t offset, uint32_t value) {
     record(hart, "write of " + hex32(value) + " at offset " + hex32(offset), error);
     return;
   }
-  waiters_.changed();
 }
 
 // The host's csr_swap is csrrw: it always writes.
@@ -82,11 +81,6 @@ uint32_t OcbusDevice::csr_swap(Hart& hart, uint16_t csr, uint32_t value) {
         return 0;
     }
   }
-}
-
-void OcbusDevice::machine_ended(int code) {
-  std::lock_guard lock(mutex_);
-  waiters_.machine_ended(code);
 }
 
 std::vector<std::string> OcbusDevice::guest_errors() const {

@@ -35,8 +35,6 @@ class OcbusDevice final : public Device {
   uint32_t csr_swap(Hart& hart, uint16_t csr, uint32_t value) override;
 
   std::vector<std::string> guest_errors() const;
-  // The run has ended: harts blocked here (or blocking later) stop with MachineExit.
-  void machine_ended(int code);
 
  private:
   static void wake(void* opaque, uint32_t hart_index);

@@ -7,7 +7,7 @@
 namespace tessera::host {
 
 ReflexDevice::ReflexDevice(Machine& machine, const MachineParams& params)
-    : machine_(machine), waiters_(machine, params, "the reflex switches") {
+    : machine_(machine), waiters_(machine, mutex_, "the reflex switches") {
   const TesseraReflexConfig config{machine.shape(), params.reflex_buffer_flits,
                                    params.reflex_hop_cycles, waiters_.registry()};
   TesseraReflexHost host{};
@@ -47,7 +47,6 @@ uint32_t ReflexDevice::access(Hart& hart, uint16_t csr, bool write, uint32_t val
     waiters_.arm(hart.index());
     const TesseraReflexResult r = tessera_reflex_csr(model_.get(), hart.index(), csr, write, value,
                                                      now, &result, &resume_at, &error);
-    waiters_.changed();
     uint32_t sender = 0;
     while (const char* taken = tessera_reflex_take_error(model_.get(), &sender)) {
       record_guest_error(machine_.hart_at(sender).id(), taken);
@@ -74,11 +73,6 @@ uint32_t ReflexDevice::access(Hart& hart, uint16_t csr, bool write, uint32_t val
 
 void ReflexDevice::record_guest_error(uint32_t thread_id, const std::string& what) {
   guest_errors_.push_back("tessera-reflex: thread " + hex32(thread_id) + ": " + what);
-}
-
-void ReflexDevice::machine_ended(int code) {
-  std::lock_guard lock(mutex_);
-  waiters_.machine_ended(code);
 }
 
 std::vector<std::string> ReflexDevice::guest_errors() const {

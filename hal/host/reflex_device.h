@@ -8,9 +8,8 @@
 // configuration, a refused send) does not stop the hart, as in QEMU: it is recorded
 // (Machine::reflex_guest_errors) and the CSR reads what the model says (REFLEX_SEND: 0).
 //
-// Deadlock: when every hart bound to a thread is blocked here and nothing has happened in the
-// device for MachineParams::deadlock_grace, every blocked hart throws Deadlock with the report
-// of the device's wait registry.
+// Deadlock: when every hart bound to a thread is blocked (here or in another device) and none
+// has been woken, every blocked hart throws Deadlock with the report of the wait registries.
 #pragma once
 
 #include <stdint.h>
@@ -39,8 +38,6 @@ class ReflexDevice final : public Device {
   uint32_t csr_read(Hart& hart, uint16_t csr) override;
 
   std::vector<std::string> guest_errors() const;
-  // The run has ended: harts blocked here (or blocking later) stop with MachineExit.
-  void machine_ended(int code);
 
  private:
   static void wake(void* opaque, uint32_t hart_index);

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -26,7 +27,6 @@ MachineParams Params(uint32_t buffer_flits, uint32_t hop_cycles) {
   MachineParams params;
   params.reflex_buffer_flits = buffer_flits;
   params.reflex_hop_cycles = hop_cycles;
-  params.deadlock_grace = std::chrono::milliseconds(50);
   return params;
 }
 
@@ -158,7 +158,6 @@ TEST(HostReflex, ARingWithNoRootIsReportedOnceAndItsFlitStays) {
 TEST(HostReflex, HartsWaitingForFlitsNobodySendsAreADeadlock) {
   Machine machine(kShape, Params(4, 1));
   const std::vector<uint32_t> ids{1, 3};
-  const auto start = std::chrono::steady_clock::now();
   try {
     machine.run_on_harts(ids, [&](Hart& hart) {
       (void)hal::csr_read<TESSERA_CSR_REFLEX_RECV>();
@@ -169,7 +168,11 @@ TEST(HostReflex, HartsWaitingForFlitsNobodySendsAreADeadlock) {
     EXPECT_TRUE(Mentions(e.what(), "reflex switches")) << e.what();
     EXPECT_TRUE(Mentions(e.what(), "threads 0x1, 0x3 (2): reflex receive")) << e.what();
   }
-  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(10));
+  // Let go by the report, not by the end of a run.
+  EXPECT_EQ(machine.exit_code(), std::nullopt);
+  for (const uint32_t id : ids) {
+    EXPECT_EQ(machine.blocked_on(id), BlockedOn::kNothing) << "hart " << id;
+  }
 }
 
 TEST(HostReflex, TheEndOfTheRunReleasesABlockedHart) {

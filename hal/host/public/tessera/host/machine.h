@@ -7,7 +7,6 @@
 #include <stdint.h>
 
 #include <array>
-#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <exception>
@@ -91,13 +90,13 @@ struct MachineParams {
   uint32_t reflex_buffer_flits = TESSERA_DEFAULT_reflex_buffer_flits;
   uint32_t reflex_hop_cycles = TESSERA_DEFAULT_reflex_hop_cycles;
 
-  // Deadlock detection: when every hart bound to a thread is blocked in a
-  // mailbox wait and nothing has happened in the mailbox for deadlock_grace,
-  // each of them throws Deadlock instead of hanging. A host thread that
-  // would inject a message later than that must raise the grace or turn
+  // Deadlock detection: when every hart bound to a thread (or starting in
+  // run_on_harts) is blocked in a device's wait and none of them has been
+  // woken, each of them throws Deadlock instead of hanging. Decided from that
+  // state alone, as the last hart blocks or the last other one unbinds, with
+  // no timer. A test whose unbound thread wakes harts (inject, end_run) turns
   // detection off.
   bool detect_deadlock = true;
-  std::chrono::milliseconds deadlock_grace{250};
 };
 
 // Thrown on a hart whose mailbox CSR faults: the real machine raises an
@@ -115,8 +114,8 @@ class MailboxFault : public std::logic_error {
   uint32_t fault_;
 };
 
-// Thrown on every blocked hart when all running harts are blocked in the
-// mailbox for good (see MachineParams::detect_deadlock).
+// Thrown on every blocked hart when all running harts are blocked for good
+// (see MachineParams::detect_deadlock).
 class Deadlock : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
@@ -143,6 +142,7 @@ class MachineExit : public std::exception {
 
 class BarrierCtlDevice;
 class ConsoleDevice;
+class HartWaiters;
 class MailboxDevice;
 class OcbusDevice;
 class ReflexDevice;
@@ -258,12 +258,26 @@ class Machine {
   void wait_until_blocked(uint32_t thread_id, BlockedOn what,
                           std::chrono::milliseconds timeout = kBlockedTimeout);
   // Called by devices, under their own lock, as the hart falls asleep in `what` and as it
-  // is woken (BlockedOn::kNothing).
-  void set_blocked(const Hart& hart, BlockedOn what);
+  // is woken (BlockedOn::kNothing). True when this made the machine deadlocked: the caller
+  // lets go of its lock and calls declare_deadlock().
+  [[nodiscard]] bool set_blocked(const Hart& hart, BlockedOn what);
 
  private:
   friend class HartScope;
   friend class Hart;  // its clock is an entry of clocks_
+  friend class HartWaiters;
+
+  // Every device's sleeping harts, told of the end of the run and of a deadlock.
+  void add_waiters(HartWaiters& waiters);
+  void remove_waiters(HartWaiters& waiters);
+  // A thread binds to a hart or unbinds (bound), run_on_harts starts threads or one has
+  // bound (starting): the harts that can still wake others change.
+  void change_active(int bound, int starting);
+  // Under blocked_mutex_: every active hart is blocked, for the first time. Decided once.
+  bool deadlock_now();
+  // Words the report from every device's waits and stops their harts with it. Called
+  // with no device's lock held, once deadlock_now() said so.
+  void declare_deadlock();
 
   Device& device_at(Hart& hart, uint32_t address, uint32_t& offset);
   // The device of a CSR access, the access retired; throws for no device.
@@ -274,6 +288,8 @@ class Machine {
   std::vector<std::unique_ptr<Hart>> harts_;  // by dense index
   // Modelled time, by dense index.
   std::unique_ptr<TesseraClocks, void (*)(TesseraClocks*)> clocks_{nullptr, tessera_clocks_free};
+  // Before devices_: each device's HartWaiters takes itself out as it is destroyed.
+  std::vector<HartWaiters*> waiters_;
   std::vector<std::unique_ptr<Device>> devices_;
   std::vector<std::pair<MmioWindow, Device*>> mmio_map_;  // sorted by base
   std::array<Device*, 4096> csr_map_{};                   // by CSR number
@@ -282,16 +298,19 @@ class Machine {
   BarrierCtlDevice* barrier_ = nullptr;
   OcbusDevice* ocbus_ = nullptr;
   ReflexDevice* reflex_ = nullptr;
-  std::atomic<int> bound_harts_{0};
-  std::atomic<int> starting_harts_{0};
 
   mutable std::mutex exit_mutex_;
   std::optional<int> exit_code_;
 
-  // Taken after a device's lock, never before one.
-  std::mutex blocked_mutex_;
+  // Taken after a device's lock, never before one. Guards the deadlock detector's state:
+  // what each hart is blocked in and how many harts can still act.
+  mutable std::mutex blocked_mutex_;
   std::condition_variable blocked_changed_;
   std::vector<BlockedOn> blocked_;  // by dense index
+  uint32_t blocked_count_ = 0;      // entries of blocked_ other than kNothing
+  int bound_harts_ = 0;
+  int starting_harts_ = 0;
+  bool deadlocked_ = false;
 };
 
 }  // namespace tessera::host
