@@ -9,6 +9,7 @@
 
 #include "tessera/drivers/sysinfo.h"
 #include "tessera/print.h"
+#include "tessera/util/xorshift.h"
 #include "tinsel.h"
 
 namespace {
@@ -17,16 +18,9 @@ constexpr uint32_t kMessages = 16;
 constexpr uint32_t kMaxThreads = 2048;
 constexpr uint32_t kWordsPerFlit = 4;
 
-// xorshift32: each sender's choices, replayable by every receiver.
-struct Random {
-  uint32_t state;
-  explicit Random(uint32_t seed) : state(seed * 2654435761u + 0x9e3779b9u) {}
-  uint32_t next() {
-    state ^= state << 13;
-    state ^= state >> 17;
-    state ^= state << 5;
-    return state;
-  }
+// Each sender's choices, replayable by every receiver from the sender's id.
+struct Random : tessera::Xorshift32 {
+  explicit Random(uint32_t sender) : Xorshift32(sender * 2654435761u + 0x9e3779b9u) {}
 };
 
 struct Choice {

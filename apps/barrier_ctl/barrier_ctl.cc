@@ -10,6 +10,7 @@
 #include "tessera/exit.h"
 #include "tessera/hal/csr.h"
 #include "tessera/hw/regs.h"
+#include "tessera/apps/word_messages.h"
 #include "tessera/print.h"
 #include "tinsel.h"
 
@@ -35,6 +36,9 @@
 // next boot finds no registration and no uid open. Two boards or more.
 #define CASE_RESET 5
 
+using tessera::apps::receive_word;
+using tessera::apps::send_word;
+
 namespace {
 
 using tessera::drivers::BarrierController;
@@ -51,22 +55,6 @@ volatile uint32_t entered_group[kMaxBoardThreads];
 void work(uint32_t iterations) {
   volatile uint32_t sum = 0;
   for (uint32_t i = 0; i < iterations; i++) sum = sum + i;
-}
-
-void send_word(uint32_t dest, uint32_t word) {
-  volatile uint32_t* slot = static_cast<volatile uint32_t*>(tinselSendSlot());
-  tinselWaitUntil(TINSEL_CAN_SEND);
-  slot[0] = word;
-  tinselSetLen(0);
-  tinselSend(dest, slot);
-}
-
-uint32_t receive_word() {
-  tinselWaitUntil(TINSEL_CAN_RECV);
-  volatile uint32_t* got = static_cast<volatile uint32_t*>(tinselRecv());
-  const uint32_t word = got[0];
-  tinselFree(got);
-  return word;
 }
 
 struct Me {

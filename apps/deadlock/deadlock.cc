@@ -4,6 +4,7 @@
 #include <inttypes.h>
 #include <stdint.h>
 
+#include "tessera/apps/word_messages.h"
 #include "tessera/print.h"
 #include "tinsel.h"
 
@@ -23,25 +24,8 @@
 // intervals of host time.
 #define CASE_HOST_INTERVALS 4
 
-namespace {
-
-void send_word(uint32_t dest, uint32_t word, uint32_t flits = 1) {
-  volatile uint32_t* slot = static_cast<volatile uint32_t*>(tinselSendSlot());
-  tinselWaitUntil(TINSEL_CAN_SEND);
-  slot[0] = word;
-  tinselSetLen(static_cast<int>(flits) - 1);
-  tinselSend(dest, slot);
-}
-
-uint32_t receive_word() {
-  tinselWaitUntil(TINSEL_CAN_RECV);
-  volatile uint32_t* got = static_cast<volatile uint32_t*>(tinselRecv());
-  const uint32_t word = got[0];
-  tinselFree(got);
-  return word;
-}
-
-}  // namespace
+using tessera::apps::receive_word;
+using tessera::apps::send_word;
 
 int main() {
   const uint32_t me = tinselId();

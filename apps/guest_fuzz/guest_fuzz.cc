@@ -30,6 +30,7 @@
 #include "tessera/hw/regs.h"
 #include "tessera/print.h"
 #include "tessera/trap.h"
+#include "tessera/util/xorshift.h"
 
 #ifndef GUEST_FUZZ_SEED
 #error "build with -DGUEST_FUZZ_SEED=<n> (apps/guest_fuzz/CMakeLists.txt)"
@@ -194,29 +195,22 @@ constexpr bool read_only_csr(uint32_t csr) {
 
 // ---- PRNG ---------------------------------------------------------------------------------------
 
-// xorshift32 from a mixed (seed, thread id): the same seed gives the same run on every machine.
-class Random {
+// Xorshift32 from a mixed (seed, thread id): the same seed gives the same run on every machine.
+class Random : public tessera::Xorshift32 {
  public:
-  Random(uint32_t seed, uint32_t thread) {
+  Random(uint32_t seed, uint32_t thread) : Xorshift32(mix(seed, thread)) {}
+  bool percent(uint32_t p) { return below(100) < p; }
+
+ private:
+  static constexpr uint32_t mix(uint32_t seed, uint32_t thread) {
     uint32_t x = seed * 0x9e3779b9u ^ (thread + 1) * 0x85ebca6bu;
     x ^= x >> 16;
     x *= 0x7feb352du;
     x ^= x >> 15;
     x *= 0x846ca68bu;
     x ^= x >> 16;
-    state_ = x != 0 ? x : 0x6d2b79f5u;
+    return x;
   }
-  uint32_t next() {
-    state_ ^= state_ << 13;
-    state_ ^= state_ >> 17;
-    state_ ^= state_ << 5;
-    return state_;
-  }
-  uint32_t below(uint32_t n) { return n == 0 ? 0 : next() % n; }
-  bool percent(uint32_t p) { return below(100) < p; }
-
- private:
-  uint32_t state_;
 };
 
 // ---- The machine as this hart sees it -----------------------------------------------------------

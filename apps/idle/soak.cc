@@ -9,6 +9,7 @@
 // episode every message sent was received, each by its destination. Thread 0 prints a check
 // every 1,000 episodes and a summary.
 #include "idle_app.h"
+#include "tessera/util/xorshift.h"
 
 using namespace idle_app;
 
@@ -16,17 +17,10 @@ namespace {
 constexpr uint32_t kEpisodes = 10000;
 constexpr uint32_t kMaxPerThread = 2;
 
-struct Random {
-  uint32_t state;
-  Random(uint32_t episode, uint32_t sender)
-      : state((episode + 1) * 0x9e3779b1u ^ (sender + 1) * 0x85ebca77u) {
-    next();
-  }
-  uint32_t next() {
-    state ^= state << 13;
-    state ^= state >> 17;
-    state ^= state << 5;
-    return state;
+// Sender `sender`'s draws in episode `episode`; the first value is skipped.
+struct Random : tessera::Xorshift32 {
+  Random(uint32_t episode, uint32_t sender) : Xorshift32(tessera::episode_seed(episode, sender)) {
+    (void)next();
   }
 };
 }  // namespace

@@ -27,6 +27,7 @@
 #include "tessera/termination/safra.h"
 #include "tessera/testing/shapes.h"
 #include "tessera/testing/watchdog.h"
+#include "tessera/util/xorshift.h"
 
 namespace {
 
@@ -409,17 +410,11 @@ TYPED_TEST(Detectors, AMulticastCountsOncePerReceiver) {
 // it should get and votes "my count is right". Every episode must end with 3 (every count
 // right) and with exactly the expected messages received, each tagged with its episode.
 TYPED_TEST(Detectors, RandomTrafficEpisodesAllBalance) {
-  struct Random {
-    uint32_t state;
+  // The traffic of apps/idle/soak.cc: sender `sender`'s draws in episode `episode`.
+  struct Random : tessera::Xorshift32 {
     Random(uint32_t episode, uint32_t sender)
-        : state((episode + 1) * 0x9e3779b1u ^ (sender + 1) * 0x85ebca77u) {
-      next();
-    }
-    uint32_t next() {
-      state ^= state << 13;
-      state ^= state >> 17;
-      state ^= state << 5;
-      return state;
+        : Xorshift32(tessera::episode_seed(episode, sender)) {
+      (void)next();
     }
   };
   for (const TesseraShape& shape : Shapes()) {

@@ -6,6 +6,8 @@ import csv
 import os
 from collections import defaultdict
 
+from shake_report import crossing  # the ring size where the check's share reaches a level
+
 TABLES = {}
 CLOCK_MHZ = 240  # the benches' modelled clock (clock-mhz, the default)
 
@@ -458,16 +460,6 @@ def shake_cycles(figures):
         out.append(cells)
     return md(["P"] + [f"`{m}`" for m, _ in SHAKE_METHODS], out) + source(
         figures, "shake", ["shake.csv"], " Modelled cycles per SHAKE iteration at 240 MHz, cpi 1.")
-
-
-def crossing(points, level):
-    """The ring size, interpolated on log2 P, where the share first reaches `level`."""
-    import math
-    for (p0, s0), (p1, s1) in zip(points, points[1:]):
-        if s0 < level <= s1:
-            f = (level - s0) / (s1 - s0)
-            return 2 ** (math.log2(p0) + f * (math.log2(p1) - math.log2(p0)))
-    return None
 
 
 @table("shake.crossing")
