@@ -129,6 +129,9 @@ def run(args):
     os.makedirs(dest, exist_ok=True)
     runs_csv = os.path.join(dest, "runs.csv")
     runs = read_runs(runs_csv)
+    # The code the figures come from: taken before the first bench publishes anything, since
+    # what the run writes (docs/figures/, the docs' blocks) would make the tree look changed.
+    commit = git_commit()
     env = dict(os.environ, TESSERA_REPO=REPO, TESSERA_BENCH_QUICK="1" if args.quick else "0")
     if "TESSERA_QEMU" not in env:
         fail("TESSERA_QEMU is not set (run it as ./tessera figures)", 2)
@@ -152,7 +155,7 @@ def run(args):
             elif f in bench["publish"]:
                 fail(f"bench {name} ended well but wrote no {f}")
         runs[name] = {"bench": name, "date": datetime.date.today().isoformat(),
-                      "commit": git_commit(), "host_s": f"{time.monotonic() - start:.0f}",
+                      "commit": commit, "host_s": f"{time.monotonic() - start:.0f}",
                       "load_average": f"{load:.2f}", "cores": str(os.cpu_count())}
         write_runs(runs_csv, runs, known)
     if args.quick:

@@ -2,13 +2,13 @@
 # The drift check (figures.py render --check) fails when a figure inside a generated block is
 # edited by hand, and passes on the same tree unedited: checked on a copy of README.md and docs/.
 set -euo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-repo=$(cd "$here/../.." && pwd)
+bench=$(cd "$(dirname "$0")/.." && pwd)
+repo=$(cd "$bench/../.." && pwd)
 tree=$(mktemp -d)
 trap 'rm -rf "$tree"' EXIT
 cp "$repo/README.md" "$tree/"
 cp -r "$repo/docs" "$tree/"
-check() { /usr/bin/python3 "$here/figures.py" render --check --root "$tree" --figures "$repo/docs/figures"; }
+check() { /usr/bin/python3 "$bench/figures.py" render --check --root "$tree" --figures "$repo/docs/figures"; }
 
 check >/dev/null 2>&1 || { echo "FAILED: the unedited copy does not pass the check" >&2; exit 1; }
 # The first figure of the first row of the first generated block of README.md, plus one.
