@@ -43,7 +43,8 @@ with its status and one line; nothing of a failed bench is written.""",
     parser.options.add_argument("name", metavar="<name>", help=f"one of: {names}")
     parser.options.add_argument("--quick", action="store_true",
                                 help="the bench's small shapes (said in its script's header)")
-    parser.options.add_argument("args", nargs="*", help="passed to the bench's script")
+    parser.options.add_argument("args", nargs="*", default=[],
+                                help="passed to the bench's script")
     return parser
 
 
@@ -77,7 +78,7 @@ it with its status; nothing of that bench is published.""",
                       help="only render the docs' blocks from docs/figures/")
     only.add_argument("--check", action="store_true",
                       help="render nothing; fail where a block differs from its CSVs")
-    parser.options.add_argument("benches", metavar="bench", nargs="*", help=(
+    parser.options.add_argument("benches", metavar="bench", nargs="*", default=[], help=(
         f"only these benches (the others' files stay as they are): {words(figures_benches())}"))
     return parser
 

@@ -6,7 +6,7 @@ import shutil
 import subprocess
 import sys
 
-from .base import Failure, Parser, as_root, run, say, words
+from .base import Failure, Parser, as_root, say, words
 
 PACKAGES = [
     "cmake", "ninja-build", "make", "g++", "pkg-config",

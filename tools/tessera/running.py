@@ -4,13 +4,12 @@ import os
 import subprocess
 import time
 
-from .base import (BUILD, IMAGE_ARG, QEMU, QEMU_CMD, REPO, TESSERA_HOST, Failure, Parser,
+from .base import (BUILD, IMAGE_ARG, QEMU, REPO, TESSERA_HOST, Failure, Parser,
                    exec_program, words)
 from .builds import board_names, build_all
 from .images import board_image, built_app, image_path, qemu_command, resolve_app
 
 BOARD_SH = os.path.join(REPO, "boards", "board.sh")
-PROPERTIES_HELP = 'machine properties (README.md, "Machine properties")'
 
 
 def with_dashdash(qemu_args):
@@ -22,8 +21,8 @@ def add_machine_arguments(parser):
     parser.options.add_argument("app", metavar=IMAGE_ARG, help=(
         "a folder of apps/, an image the firmware build makes (an app with several "
         "images, like mbox_fault, lists them), or a path to an ELF file"))
-    parser.options.add_argument("properties", metavar="key=value", nargs="*",
-                                help=PROPERTIES_HELP)
+    parser.options.add_argument("properties", metavar="key=value", nargs="*", default=[],
+                                help='machine properties (README.md, "Machine properties")')
 
 
 def add_send_option(parser, help_text):
@@ -160,9 +159,9 @@ boards/tessera/qemu-cmd.sh, as everywhere.""", "./tessera qemu-cmd hello boards-
 
 def cmd_qemu_cmd(args):
     parsed = qemu_cmd_parser().parse(args)
-    elf = resolve_app(parsed.app)
-    exec_program([QEMU_CMD, "--print", QEMU, elf, *parsed.properties,
-                  *with_dashdash(parsed.qemu_args)])
+    command = qemu_command(resolve_app(parsed.app),
+                           parsed.properties + with_dashdash(parsed.qemu_args))
+    exec_program([command[0], "--print", *command[1:]])
 
 
 def seconds_since(start):

@@ -17,7 +17,7 @@ ctest --preset sanitize. Exits non-zero if any test fails (docs/testing.md).""",
                     "./tessera test --fast -R qemu.hello")
     parser.options.add_argument("--fast", action="store_true",
                                 help="the normal build only, no sanitizer build or pass")
-    parser.options.add_argument("ctest_args", metavar="ctest args", nargs="*",
+    parser.options.add_argument("ctest_args", metavar="ctest args", nargs="*", default=[],
                                 help="passed to ctest, e.g. -R <regex> or -L <label>")
     return parser
 
