@@ -18,7 +18,7 @@ ctest --preset sanitize. Exits non-zero if any test fails (docs/testing.md).""",
     parser.options.add_argument("--fast", action="store_true",
                                 help="the normal build only, no sanitizer build or pass")
     parser.options.add_argument("ctest_args", metavar="ctest args", nargs="*", default=[],
-                                help="passed to ctest, e.g. -R <regex> or -L <label>")
+                                help="passed to ctest, e.g. -R <regex>, -L <label> or -LE <label>")
     return parser
 
 
