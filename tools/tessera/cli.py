@@ -1,6 +1,7 @@
 """Tessera's one front door, ./tessera: the commands, their help and the dispatch. Every
 command does the set-up it needs (Debian packages, QEMU source and build, CMake configure and
 build), idempotently, and quickly when it has been done before."""
+import signal
 import sys
 from dataclasses import dataclass
 from typing import Callable
@@ -101,6 +102,8 @@ def main(argv):
     """Runs one command; returns the exit status."""
     # Interleaved with the programs the commands start: each line out as it is printed.
     sys.stdout.reconfigure(line_buffering=True)
+    # A reader that stops early (./tessera help | head -n 1) ends us quietly, as any tool.
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     name, args = (argv[0], argv[1:]) if argv else ("help", [])
     try:
         if name == "__complete":

@@ -68,8 +68,8 @@ def missing_packages():
 def install_as_root(argv):
     """apt-get as root, its output on stderr (stdout is for what the commands print)."""
     why = f"missing packages: {words(missing_packages())}"
-    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
-    if as_root(argv, why, stdout=sys.stderr, env=env) != 0:
+    # Through env: sudo does not pass our environment on.
+    if as_root(["env", "DEBIAN_FRONTEND=noninteractive", *argv], why, stdout=sys.stderr) != 0:
         raise Failure(f"failed: {' '.join(argv)}")
 
 
