@@ -62,6 +62,17 @@ help)
         done
         expect 0 help "$cmd" && grep -q "^usage: ./tessera $cmd" "$out" ||
             fail "./tessera help $cmd: no usage line"
+        # The help is generated from the parser: every option of the usage line has its line
+        # under Options, and every option bash completion offers (before and after an app) is
+        # explained.
+        for option in $(sed -n '/^usage:/,/^$/p' "$out" | grep -oE -- '[ []--?[a-z][-a-z]*' | tr -d ' ['); do
+            sed -n '/^Options:/,/^$/p' "$out" | grep -qE -- "^  (-[a-z], )?$option( |$)" ||
+                fail "./tessera $cmd --help does not list $option under Options"
+        done
+        for option in $(cd "$repo" && "$tessera" __complete "$cmd" && "$tessera" __complete "$cmd" hello); do
+            case $option in --) continue ;; -*) ;; *) continue ;; esac
+            grep -qw -- "$option" "$out" || fail "./tessera $cmd --help does not explain $option"
+        done
     done
     # --help anywhere before `--`; after it, the options are QEMU's.
     expect 0 run --send 1:2 --help && grep -q '^usage: ./tessera run' "$out" ||
@@ -102,6 +113,17 @@ errors)
     an_error figures no-such-bench
     grep -q "no bench 'no-such-bench'" "$err" || fail "./tessera figures no-such-bench: unclear error"
     an_error fuzz no-such-target
+    # Options after the positional arguments: parsed as options (these stop before building).
+    an_error flash nope hello --dry-run
+    grep -q "no board named 'nope'" "$err" || fail "./tessera flash nope hello --dry-run: unclear error"
+    an_error run hello --board nope
+    grep -q "no board named 'nope'" "$err" || fail "./tessera run hello --board nope: unclear error"
+    an_error debug hello boards-x=2 --batch /no/such/script.gdb
+    grep -q "no gdb script '/no/such/script.gdb'" "$err" || fail "./tessera debug hello ... --batch: unclear error"
+    an_error bench no-such-benchmark --quick
+    grep -q "no benchmark 'no-such-benchmark'" "$err" || fail "./tessera bench no-such-benchmark --quick: unclear error"
+    # After `--`, the arguments are QEMU's: no --help there.
+    an_error run --board nope hello -- --help
     an_error help no-such-command
     an_error no-such-command
     ;;
@@ -144,6 +166,13 @@ variants)
     # A folder whose images have other names than the folder.
     an_error run exit_device
     grep -qw exit_pass "$err" || fail "./tessera run exit_device does not list exit_pass"
+    # An option after the positional arguments (an ELF file: nothing is built).
+    board_elf="$(cd "$repo" && pwd)/build/firmware-sifive_e/apps/hello.elf"
+    if [ -f "$board_elf" ]; then
+        expect 0 flash sifive_e "$board_elf" --dry-run &&
+            grep -q "^openocd .*program $board_elf verify" "$out" ||
+            fail "./tessera flash sifive_e <elf> --dry-run: no OpenOCD command"
+    fi
     # One of the images boots as before (the command only, nothing run).
     expect 0 qemu-cmd mbox_fault_too_long && grep -q -- '-kernel [^ ]*/mbox_fault_too_long\.elf' "$out" ||
         fail "./tessera qemu-cmd mbox_fault_too_long: no command"
