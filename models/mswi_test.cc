@@ -9,6 +9,13 @@
 
 namespace {
 
+// The status of a write, the hart whose msip it wrote (the effect) and the reason.
+TesseraAccessStatus MswiWrite(const TesseraAccess& a, uint32_t* hart, const char** error) {
+  if (hart != nullptr && a.effect == TESSERA_EFFECT_MSIP) *hart = static_cast<uint32_t>(a.code);
+  if (error != nullptr) *error = a.error;
+  return a.status;
+}
+
 struct MswiDeleter {
   void operator()(TesseraMswi* m) const { tessera_mswi_free(m); }
 };
@@ -19,7 +26,8 @@ constexpr uint32_t kHarts = 16;
 uint32_t Read(const TesseraMswi* m, uint32_t offset) {
   uint32_t value = 0xdead'beefu;
   const char* error = nullptr;
-  EXPECT_EQ(tessera_mswi_read(m, offset, &value, &error), TESSERA_MSWI_DONE)
+  EXPECT_EQ(tessera_access_unpack(tessera_mswi_read(m, offset), &value, nullptr, &error),
+            TESSERA_ACCESS_DONE)
       << (error ? error : "");
   return value;
 }
@@ -27,7 +35,7 @@ uint32_t Read(const TesseraMswi* m, uint32_t offset) {
 uint32_t Write(TesseraMswi* m, uint32_t offset, uint32_t value) {
   uint32_t hart = UINT32_MAX;
   const char* error = nullptr;
-  EXPECT_EQ(tessera_mswi_write(m, offset, value, &hart, &error), TESSERA_MSWI_DONE)
+  EXPECT_EQ(MswiWrite(tessera_mswi_write(m, offset, value), &hart, &error), TESSERA_ACCESS_DONE)
       << (error ? error : "");
   return hart;
 }
@@ -68,12 +76,14 @@ TEST(MswiModel, HartsTheBoardDoesNotHaveAreGuestErrors) {
     uint32_t value = 0xdead'beefu;
     uint32_t hart = 77;
     const char* error = nullptr;
-    EXPECT_EQ(tessera_mswi_read(m.get(), offset, &value, &error), TESSERA_MSWI_GUEST_ERROR);
+    EXPECT_EQ(tessera_access_unpack(tessera_mswi_read(m.get(), offset), &value, nullptr, &error),
+              TESSERA_ACCESS_GUEST_ERROR);
     EXPECT_EQ(value, 0u);
     ASSERT_NE(error, nullptr);
     EXPECT_NE(std::string(error).find("does not have"), std::string::npos) << error;
     error = nullptr;
-    EXPECT_EQ(tessera_mswi_write(m.get(), offset, 1, &hart, &error), TESSERA_MSWI_GUEST_ERROR);
+    EXPECT_EQ(MswiWrite(tessera_mswi_write(m.get(), offset, 1), &hart, &error),
+              TESSERA_ACCESS_GUEST_ERROR);
     EXPECT_EQ(hart, 77u);
     ASSERT_NE(error, nullptr);
   }
@@ -88,10 +98,12 @@ TEST(MswiModel, UnalignedOffsetsAreGuestErrors) {
   for (const uint32_t offset : {1u, 2u, 3u, 4 * 3 + 2u}) {
     uint32_t value = 9;
     const char* error = nullptr;
-    EXPECT_EQ(tessera_mswi_write(m.get(), offset, 1, nullptr, &error), TESSERA_MSWI_GUEST_ERROR);
+    EXPECT_EQ(MswiWrite(tessera_mswi_write(m.get(), offset, 1), nullptr, &error),
+              TESSERA_ACCESS_GUEST_ERROR);
     ASSERT_NE(error, nullptr);
     EXPECT_NE(std::string(error).find("unaligned"), std::string::npos) << error;
-    EXPECT_EQ(tessera_mswi_read(m.get(), offset, &value, nullptr), TESSERA_MSWI_GUEST_ERROR);
+    EXPECT_EQ(tessera_access_unpack(tessera_mswi_read(m.get(), offset), &value, nullptr, nullptr),
+              TESSERA_ACCESS_GUEST_ERROR);
     EXPECT_EQ(value, 0u);
   }
   for (uint32_t h = 0; h < kHarts; h++) {
