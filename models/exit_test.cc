@@ -7,17 +7,12 @@
 #include <string>
 
 #include "tessera/hw/regs.h"
+#include "tessera/testing/access.h"
 
 namespace {
 
-// What a write asks of the host (tessera/models/access.h): the effect, or else a guest error.
-enum class Action { kNone, kEnd, kReset, kGuestError };
-
-Action ActionOf(const TesseraAccess& a) {
-  if (a.effect == TESSERA_EFFECT_END_RUN) return Action::kEnd;
-  if (a.effect == TESSERA_EFFECT_RESET) return Action::kReset;
-  return a.status == TESSERA_ACCESS_GUEST_ERROR ? Action::kGuestError : Action::kNone;
-}
+using tessera::testing::Action;
+using tessera::testing::ActionOf;
 
 struct Outcome {
   Action action;

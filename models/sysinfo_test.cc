@@ -8,18 +8,13 @@
 #include <string>
 #include <vector>
 
+#include "tessera/testing/access.h"
 #include "tessera/testing/shapes.h"
 
 namespace {
 
-// A check-in's answer as one value: its status, or kRunEnds when it ends the run (the effect).
-constexpr int kRunEnds = 1000;
-int SysinfoWrite(const TesseraAccess& a, int* exit_code, const char** error) {
-  if (error != nullptr) *error = a.error;
-  if (a.effect != TESSERA_EFFECT_END_RUN) return a.status;
-  if (exit_code != nullptr) *exit_code = a.code;
-  return kRunEnds;
-}
+using tessera::testing::kRunEnds;
+using tessera::testing::StatusOrRunEnds;
 
 constexpr uint32_t kDramSize = 256u << 20;
 constexpr uint32_t kPartitionSize = 64u << 10;
@@ -51,8 +46,8 @@ class Sysinfo {
 
   int CheckIn(uint32_t hart_id, uint32_t status, int* exit_code) {
     const char* error = nullptr;
-    return SysinfoWrite(tessera_sysinfo_write(model_, hart_id, TESSERA_SYSINFO_CHECKIN, status),
-                        exit_code, &error);
+    return StatusOrRunEnds(tessera_sysinfo_write(model_, hart_id, TESSERA_SYSINFO_CHECKIN, status),
+                           exit_code, &error);
   }
 
  private:
@@ -171,8 +166,8 @@ TEST(SysinfoCheckIn, SecondCheckInOfAHartIsAGuestErrorAndDoesNotCount) {
   int exit_code = -1;
   const char* error = nullptr;
   ASSERT_EQ(sysinfo.CheckIn(1, 0, &exit_code), TESSERA_ACCESS_DONE);
-  EXPECT_EQ(SysinfoWrite(tessera_sysinfo_write(sysinfo.get(), 1, TESSERA_SYSINFO_CHECKIN, 9),
-                         &exit_code, &error),
+  EXPECT_EQ(StatusOrRunEnds(tessera_sysinfo_write(sysinfo.get(), 1, TESSERA_SYSINFO_CHECKIN, 9),
+                            &exit_code, &error),
             TESSERA_ACCESS_GUEST_ERROR);
   ASSERT_NE(error, nullptr);
   EXPECT_NE(std::string(error).find("twice"), std::string::npos) << error;
@@ -228,8 +223,8 @@ TEST(SysinfoAccess, WritesToReadOnlyRegistersAreGuestErrors) {
   Sysinfo sysinfo(ConfigFor(kFourHarts));
   int exit_code = -1;
   const char* error = nullptr;
-  EXPECT_EQ(SysinfoWrite(tessera_sysinfo_write(sysinfo.get(), 0, TESSERA_SYSINFO_NUM_HARTS, 1),
-                         &exit_code, &error),
+  EXPECT_EQ(StatusOrRunEnds(tessera_sysinfo_write(sysinfo.get(), 0, TESSERA_SYSINFO_NUM_HARTS, 1),
+                            &exit_code, &error),
             TESSERA_ACCESS_GUEST_ERROR);
   EXPECT_EQ(sysinfo.Read(0, TESSERA_SYSINFO_NUM_HARTS), 4u);
 }
@@ -244,9 +239,10 @@ TEST(SysinfoAccess, HartIdOutsideTheShapeIsAGuestError) {
                 tessera_sysinfo_read(sysinfo.get(), host_id, TESSERA_SYSINFO_HART_INDEX), &value,
                 nullptr, &error),
             TESSERA_ACCESS_GUEST_ERROR);
-  EXPECT_EQ(SysinfoWrite(tessera_sysinfo_write(sysinfo.get(), host_id, TESSERA_SYSINFO_CHECKIN, 0),
-                         &exit_code, &error),
-            TESSERA_ACCESS_GUEST_ERROR);
+  EXPECT_EQ(
+      StatusOrRunEnds(tessera_sysinfo_write(sysinfo.get(), host_id, TESSERA_SYSINFO_CHECKIN, 0),
+                      &exit_code, &error),
+      TESSERA_ACCESS_GUEST_ERROR);
 }
 
 TEST(SysinfoConfig, RejectsShapesTheIdSchemeCannotHold) {

@@ -13,17 +13,12 @@
 #include "fuzz_input.h"
 #include "shape_oracle.h"
 #include "tessera/models/sysinfo.h"
+#include "tessera/testing/access.h"
 
 namespace {
 
-// A check-in's answer as one value: its status, or kRunEnds when it ends the run (the effect).
-constexpr int kRunEnds = 1000;
-int SysinfoWrite(const TesseraAccess& a, int* exit_code, const char** error) {
-  if (error != nullptr) *error = a.error;
-  if (a.effect != TESSERA_EFFECT_END_RUN) return a.status;
-  if (exit_code != nullptr) *exit_code = a.code;
-  return kRunEnds;
-}
+using tessera::testing::kRunEnds;
+using tessera::testing::StatusOrRunEnds;
 
 using fuzz::FuzzInput;
 
@@ -105,8 +100,8 @@ class Scenario {
   void write(uint32_t id, uint32_t offset, uint32_t value, bool with_out) {
     int code = 12345;
     const char* error = nullptr;
-    const int a = SysinfoWrite(tessera_sysinfo_write(model_, id, offset, value),
-                               with_out ? &code : nullptr, with_out ? &error : nullptr);
+    const int a = StatusOrRunEnds(tessera_sysinfo_write(model_, id, offset, value),
+                                  with_out ? &code : nullptr, with_out ? &error : nullptr);
     if (!exists(id) || offset % 4 != 0 || offset != TESSERA_SYSINFO_CHECKIN) {
       FUZZ_CHECK(a == TESSERA_ACCESS_GUEST_ERROR && (!with_out || error),
                  "write of 0x%x by 0x%x: action %d, expected a guest error", offset, id, a);
