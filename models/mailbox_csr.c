@@ -268,7 +268,8 @@ static TesseraAccessStatus thread_csr(TesseraMailbox *m, MboxThread *t,
         *out = t->last_fault;
         break;
     }
-    return *f == TESSERA_FAULT_NONE ? TESSERA_ACCESS_DONE : TESSERA_ACCESS_FAULT;
+    return *f == TESSERA_FAULT_NONE ? TESSERA_ACCESS_DONE
+                                    : TESSERA_ACCESS_FAULT;
 }
 
 TesseraAccess tessera_mailbox_csr(TesseraMailbox *m, uint32_t hart_index,

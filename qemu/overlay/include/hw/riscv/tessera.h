@@ -239,8 +239,10 @@ RISCVException tessera_csr_complete(TesseraMachineState *m,
                                     int csrno, bool write, uint32_t value,
                                     const TesseraAccess *a,
                                     target_ulong *ret_value);
-/* The same for a register of a device's window (never BLOCKED): returns
- * what the access reads; hart -1 (no current hart) moves no clock. */
+/*
+ * The same for a register of a device's window (never BLOCKED): returns
+ * what the access reads; hart -1 (no current hart) moves no clock.
+ */
 uint64_t tessera_mmio_complete(const char *device, int hart, hwaddr addr,
                                bool write, uint64_t value,
                                const TesseraAccess *a);
