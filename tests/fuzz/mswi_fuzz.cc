@@ -12,15 +12,11 @@
 #include "fuzz_check.h"
 #include "fuzz_input.h"
 #include "tessera/models/mswi.h"
+#include "tessera/testing/access.h"
 
 namespace {
 
-// The status of a write, the hart whose msip it wrote (the effect) and the reason.
-TesseraAccessStatus MswiWrite(const TesseraAccess& a, uint32_t* hart, const char** error) {
-  if (hart != nullptr && a.effect == TESSERA_EFFECT_MSIP) *hart = static_cast<uint32_t>(a.code);
-  if (error != nullptr) *error = a.error;
-  return a.status;
-}
+using tessera::testing::MswiWrite;
 
 using fuzz::FuzzInput;
 

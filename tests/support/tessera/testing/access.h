@@ -26,4 +26,12 @@ inline int StatusOrRunEnds(const TesseraAccess& a, int* exit_code, const char** 
   return kRunEnds;
 }
 
+// An MSWI write's status, the board-local hart whose msip it wrote (the effect; *hart is left
+// alone otherwise) and the reason. Either pointer may be null.
+inline TesseraAccessStatus MswiWrite(const TesseraAccess& a, uint32_t* hart, const char** error) {
+  if (hart != nullptr && a.effect == TESSERA_EFFECT_MSIP) *hart = static_cast<uint32_t>(a.code);
+  if (error != nullptr) *error = a.error;
+  return a.status;
+}
+
 }  // namespace tessera::testing
