@@ -383,11 +383,11 @@ static uint32_t barrier_admit(TesseraBarrierCtl *b, uint32_t uid,
     return TESSERA_BARRIER_OK;
 }
 
-static TesseraBarrierCtlResult barrier_enter(TesseraBarrierCtl *b,
-                                             uint32_t h, uint32_t value,
-                                             uint64_t now, uint32_t *status,
-                                             uint64_t *resume_at,
-                                             const char **error)
+/* DONE or BLOCKED; *error names a refusal (then DONE with its status). */
+static TesseraAccessStatus barrier_enter(TesseraBarrierCtl *b, uint32_t h,
+                                         uint32_t value, uint64_t now,
+                                         uint32_t *status, uint64_t *resume_at,
+                                         const char **error)
 {
     BarrierHart *p = &b->harts[h];
     uint32_t uid = value & TESSERA_BARRIER_UID_MASK;
@@ -402,20 +402,20 @@ static TesseraBarrierCtlResult barrier_enter(TesseraBarrierCtl *b,
                  "another uid or count is outstanding";
         *status = TESSERA_BARRIER_BUSY;
         *resume_at = now + round_trip;
-        return TESSERA_BARRIER_CTL_DONE;
+        return TESSERA_ACCESS_DONE;
     }
     if (p->state == BARRIER_HART_WAITING) {
         /* The same ENTER again: the same arrival, still waiting. */
         if (b->cfg.waits) {
             tessera_waits_block(b->cfg.waits, h, BARRIER_WAIT_OPERATION, now);
         }
-        return TESSERA_BARRIER_CTL_BLOCKED;
+        return TESSERA_ACCESS_BLOCKED;
     }
     if (p->state == BARRIER_HART_RELEASED) {
         p->state = BARRIER_HART_IDLE;
         *status = TESSERA_BARRIER_OK;
         *resume_at = barrier_max(now, p->resume_at);
-        return TESSERA_BARRIER_CTL_DONE;
+        return TESSERA_ACCESS_DONE;
     }
     if (count == 0) {
         count = barrier_registered(b, uid);
@@ -423,7 +423,7 @@ static TesseraBarrierCtlResult barrier_enter(TesseraBarrierCtl *b,
     *status = barrier_admit(b, uid, count, &e, error);
     if (*status != TESSERA_BARRIER_OK) {
         *resume_at = now + round_trip;
-        return TESSERA_BARRIER_CTL_DONE;
+        return TESSERA_ACCESS_DONE;
     }
     p->value = value;
     p->src_cycle = now;
@@ -444,11 +444,11 @@ static TesseraBarrierCtlResult barrier_enter(TesseraBarrierCtl *b,
         if (b->cfg.waits) {
             tessera_waits_block(b->cfg.waits, h, BARRIER_WAIT_OPERATION, now);
         }
-        return TESSERA_BARRIER_CTL_BLOCKED;
+        return TESSERA_ACCESS_BLOCKED;
     }
     barrier_release(b, e, h);
     *resume_at = p->resume_at;
-    return TESSERA_BARRIER_CTL_DONE;
+    return TESSERA_ACCESS_DONE;
 }
 
 static uint32_t barrier_set_count(TesseraBarrierCtl *b, uint32_t value,
@@ -470,31 +470,38 @@ static uint32_t barrier_set_count(TesseraBarrierCtl *b, uint32_t value,
     return old;
 }
 
-TesseraBarrierCtlResult tessera_barrier_ctl_csr(TesseraBarrierCtl *b,
-                                                uint32_t hart_index,
-                                                uint32_t csr, uint32_t value,
-                                                uint64_t now, uint32_t *result,
-                                                uint64_t *resume_at,
-                                                const char **error)
+TesseraAccess tessera_barrier_ctl_csr(TesseraBarrierCtl *b,
+                                      uint32_t hart_index, uint32_t csr,
+                                      uint32_t value, uint64_t now)
 {
-    *result = 0;
-    *resume_at = now;
-    *error = NULL;
+    TesseraAccessStatus status = TESSERA_ACCESS_DONE;
+    const char *error = NULL;
+    uint32_t result = 0;
+    uint64_t resume_at = now;
+
     if (hart_index >= b->num_harts) {
-        *error = "barrier controller: no such hart";
-        return TESSERA_BARRIER_CTL_DONE;
+        return tessera_access_guest_error("barrier controller: no such hart",
+                                          now);
     }
     switch (csr) {
     case TESSERA_CSR_BARRIER_COUNT:
-        *result = barrier_set_count(b, value, error);
-        *resume_at = now + 2 * tessera_barrier_ctl_latency(b, hart_index);
-        return TESSERA_BARRIER_CTL_DONE;
+        result = barrier_set_count(b, value, &error);
+        resume_at = now + 2 * tessera_barrier_ctl_latency(b, hart_index);
+        break;
     case TESSERA_CSR_BARRIER_ENTER:
-        return barrier_enter(b, hart_index, value, now, result, resume_at,
-                             error);
+        status = barrier_enter(b, hart_index, value, now, &result, &resume_at,
+                               &error);
+        break;
     default:
-        return TESSERA_BARRIER_CTL_UNKNOWN;
+        return tessera_access_unknown(now);
     }
+    if (status == TESSERA_ACCESS_BLOCKED) {
+        return tessera_access_blocked(now);
+    }
+    /* A refusal still reads its status and takes its round trip. */
+    return tessera_access(error ? TESSERA_ACCESS_GUEST_ERROR
+                                : TESSERA_ACCESS_DONE,
+                          result, resume_at, error);
 }
 
 uint32_t tessera_barrier_ctl_arrived(const TesseraBarrierCtl *b, uint32_t uid,

@@ -46,15 +46,18 @@ class Ctl {
   TesseraBarrierCtl* get() const { return ctl_; }
 
   struct Answer {
-    TesseraBarrierCtlResult result;
+    TesseraAccessStatus result;
     uint32_t value;
     uint64_t resume_at;
     const char* error;
   };
   Answer Csr(uint32_t hart, uint32_t csr, uint32_t value, uint64_t now) {
     Answer a{};
-    a.result =
-        tessera_barrier_ctl_csr(ctl_, hart, csr, value, now, &a.value, &a.resume_at, &a.error);
+    a.result = tessera_access_unpack(tessera_barrier_ctl_csr(ctl_, hart, csr, value, now), &a.value,
+                                     &a.resume_at, &a.error);
+    // Bad use is a guest error that still reads its status: the tests check the reason.
+    EXPECT_EQ(a.result == TESSERA_ACCESS_GUEST_ERROR, a.error != nullptr);
+    if (a.result == TESSERA_ACCESS_GUEST_ERROR) a.result = TESSERA_ACCESS_DONE;
     return a;
   }
   Answer Enter(uint32_t hart, uint32_t uid, uint32_t count, uint64_t now) {
@@ -113,7 +116,7 @@ TEST(BarrierCtlModel, RefusesWhatTheMachineCannotBe) {
 
 TEST(BarrierCtlModel, OtherCsrsAreNotItsOwn) {
   Ctl ctl(kDefault);
-  EXPECT_EQ(ctl.Csr(0, TESSERA_CSR_SEND, 0, 0).result, TESSERA_BARRIER_CTL_UNKNOWN);
+  EXPECT_EQ(ctl.Csr(0, TESSERA_CSR_SEND, 0, 0).result, TESSERA_ACCESS_UNKNOWN);
 }
 
 // DESIGN 1.7's rule, for random shapes, controller positions, participants,
@@ -146,10 +149,10 @@ TEST(BarrierCtlModel, ReleaseCyclesFollowTheRuleForRandomArrivals) {
     for (uint32_t i = 0; i < n; i++) {
       const auto a = ctl.Enter(order[i], uid, n, src[i]);
       if (i + 1 < n) {
-        ASSERT_EQ(a.result, TESSERA_BARRIER_CTL_BLOCKED) << "trial " << trial << " arrival " << i;
+        ASSERT_EQ(a.result, TESSERA_ACCESS_BLOCKED) << "trial " << trial << " arrival " << i;
         ASSERT_TRUE(ctl.woken.empty());
       } else {
-        ASSERT_EQ(a.result, TESSERA_BARRIER_CTL_DONE);
+        ASSERT_EQ(a.result, TESSERA_ACCESS_DONE);
         EXPECT_EQ(a.value, uint32_t{TESSERA_BARRIER_OK});
         EXPECT_EQ(a.resume_at, overflow + lat[i]) << "trial " << trial;
       }
@@ -159,7 +162,7 @@ TEST(BarrierCtlModel, ReleaseCyclesFollowTheRuleForRandomArrivals) {
     // Each woken hart issues its ENTER again, later in host order, with its own clock.
     for (uint32_t i = 0; i + 1 < n; i++) {
       const auto a = ctl.Enter(order[i], uid, n, src[i]);
-      ASSERT_EQ(a.result, TESSERA_BARRIER_CTL_DONE);
+      ASSERT_EQ(a.result, TESSERA_ACCESS_DONE);
       EXPECT_EQ(a.value, uint32_t{TESSERA_BARRIER_OK});
       EXPECT_EQ(a.resume_at, overflow + lat[i]) << "trial " << trial << " arrival " << i;
     }
@@ -186,7 +189,7 @@ TEST(BarrierCtlModel, LogOfFourThreads) {
     harts.push_back(hart);
     const bool last = harts.size() == 4;
     EXPECT_EQ(ctl.Enter(hart, 255, 4, a.cycle).result,
-              last ? TESSERA_BARRIER_CTL_DONE : TESSERA_BARRIER_CTL_BLOCKED);
+              last ? TESSERA_ACCESS_DONE : TESSERA_ACCESS_BLOCKED);
     expected.push_back(
         {hart, "BARRIER " + std::to_string(a.x) + " " + std::to_string(a.y) + " 255 4"});
     if (!last) {
@@ -234,14 +237,14 @@ TEST(BarrierCtlModel, ManyUidsAtOnceReleaseIndependently) {
   // Uid u (spread over the uid space) has two participants: harts 2u and 2u+1.
   auto uid_of = [](uint32_t u) { return u * 61 % 65536; };
   for (uint32_t u = 0; u < uids; u++) {
-    ASSERT_EQ(ctl.Enter(2 * u, uid_of(u), 2, u).result, TESSERA_BARRIER_CTL_BLOCKED);
+    ASSERT_EQ(ctl.Enter(2 * u, uid_of(u), 2, u).result, TESSERA_ACCESS_BLOCKED);
   }
   EXPECT_EQ(tessera_barrier_ctl_open_uids(ctl.get()), uids);
   // Completed in reverse order: each releases only its own partner.
   for (uint32_t u = uids; u-- > 0;) {
     ctl.woken.clear();
     const auto a = ctl.Enter(2 * u + 1, uid_of(u), 2, 1000);
-    ASSERT_EQ(a.result, TESSERA_BARRIER_CTL_DONE);
+    ASSERT_EQ(a.result, TESSERA_ACCESS_DONE);
     ASSERT_EQ(ctl.woken, std::vector<uint32_t>{2 * u});
     const uint64_t overflow = std::max(uint64_t{u} + tessera_barrier_ctl_latency(ctl.get(), 2 * u),
                                        1000 + tessera_barrier_ctl_latency(ctl.get(), 2 * u + 1));
@@ -255,26 +258,26 @@ TEST(BarrierCtlModel, ManyUidsAtOnceReleaseIndependently) {
 TEST(BarrierCtlModel, AUidOpensAgainForTheNextEpisode) {
   Ctl ctl(kDefault);
   for (int episode = 0; episode < 3; episode++) {
-    EXPECT_EQ(ctl.Enter(0, 7, 2, 10).result, TESSERA_BARRIER_CTL_BLOCKED);
+    EXPECT_EQ(ctl.Enter(0, 7, 2, 10).result, TESSERA_ACCESS_BLOCKED);
     EXPECT_EQ(ctl.Arrived(7), 1u);
-    EXPECT_EQ(ctl.Enter(5, 7, 2, 10).result, TESSERA_BARRIER_CTL_DONE);
+    EXPECT_EQ(ctl.Enter(5, 7, 2, 10).result, TESSERA_ACCESS_DONE);
     EXPECT_EQ(ctl.Arrived(7), 0u);
-    EXPECT_EQ(ctl.Enter(0, 7, 2, 10).result, TESSERA_BARRIER_CTL_DONE);
+    EXPECT_EQ(ctl.Enter(0, 7, 2, 10).result, TESSERA_ACCESS_DONE);
   }
 }
 
 TEST(BarrierCtlModel, TheSameEnterAgainIsTheSameArrival) {
   Ctl ctl(kDefault);
-  EXPECT_EQ(ctl.Enter(0, 3, 3, 10).result, TESSERA_BARRIER_CTL_BLOCKED);
+  EXPECT_EQ(ctl.Enter(0, 3, 3, 10).result, TESSERA_ACCESS_BLOCKED);
   // Re-executed (a spurious wake, an interrupt): still one arrival.
-  EXPECT_EQ(ctl.Enter(0, 3, 3, 50).result, TESSERA_BARRIER_CTL_BLOCKED);
+  EXPECT_EQ(ctl.Enter(0, 3, 3, 50).result, TESSERA_ACCESS_BLOCKED);
   EXPECT_EQ(ctl.Arrived(3), 1u);
-  EXPECT_EQ(ctl.Enter(1, 3, 3, 10).result, TESSERA_BARRIER_CTL_BLOCKED);
+  EXPECT_EQ(ctl.Enter(1, 3, 3, 10).result, TESSERA_ACCESS_BLOCKED);
   EXPECT_EQ(ctl.Arrived(3), 2u);
   // The arrival cycle is the first ENTER's, not the re-issue's: the overflow is 10 (all on
   // tile (0,0), next to the controller), not 50.
   const auto a = ctl.Enter(2, 3, 3, 10);
-  EXPECT_EQ(a.result, TESSERA_BARRIER_CTL_DONE);
+  EXPECT_EQ(a.result, TESSERA_ACCESS_DONE);
   EXPECT_EQ(a.resume_at, 10u);
   EXPECT_EQ(ctl.Enter(0, 3, 3, 50).resume_at, 50u) << "a clock never goes back";
 }
@@ -283,20 +286,20 @@ TEST(BarrierCtlModel, RegisteredCounts) {
   Ctl ctl(kDefault);
   EXPECT_EQ(tessera_barrier_ctl_registered(ctl.get(), 9), 0u);
   auto a = ctl.SetCount(4, 9, 2, 100);  // hart 4: tile (1,0), 4 cycles away
-  EXPECT_EQ(a.result, TESSERA_BARRIER_CTL_DONE);
+  EXPECT_EQ(a.result, TESSERA_ACCESS_DONE);
   EXPECT_EQ(a.error, nullptr);
   EXPECT_EQ(a.value, 0u);
   EXPECT_EQ(a.resume_at, 108u) << "the controller answers: a round trip";
   EXPECT_EQ(ctl.SetCount(0, 9, 3).value, 2u);
   EXPECT_EQ(tessera_barrier_ctl_registered(ctl.get(), 9), 3u);
   // Count 0 enters with the registered count; a non-zero count overrides it.
-  EXPECT_EQ(ctl.Enter(0, 9, 0, 0).result, TESSERA_BARRIER_CTL_BLOCKED);
+  EXPECT_EQ(ctl.Enter(0, 9, 0, 0).result, TESSERA_ACCESS_BLOCKED);
   uint32_t count = 0;
   EXPECT_EQ(tessera_barrier_ctl_arrived(ctl.get(), 9, &count), 1u);
   EXPECT_EQ(count, 3u);
-  EXPECT_EQ(ctl.Enter(1, 9, 3, 0).result, TESSERA_BARRIER_CTL_BLOCKED);
-  EXPECT_EQ(ctl.Enter(2, 9, 0, 0).result, TESSERA_BARRIER_CTL_DONE);
-  EXPECT_EQ(ctl.Enter(0, 10, 1, 0).result, TESSERA_BARRIER_CTL_DONE) << "count 1: at once";
+  EXPECT_EQ(ctl.Enter(1, 9, 3, 0).result, TESSERA_ACCESS_BLOCKED);
+  EXPECT_EQ(ctl.Enter(2, 9, 0, 0).result, TESSERA_ACCESS_DONE);
+  EXPECT_EQ(ctl.Enter(0, 10, 1, 0).result, TESSERA_ACCESS_DONE) << "count 1: at once";
   // Count 0 removes the registration.
   EXPECT_EQ(ctl.SetCount(0, 9, 0).value, 3u);
   EXPECT_EQ(ctl.Enter(3, 9, 0, 0).value, uint32_t{TESSERA_BARRIER_NO_COUNT});
@@ -306,7 +309,7 @@ TEST(BarrierCtlModel, BadUse) {
   Ctl ctl(kDefault);  // 16 harts
   // Count 0 with no registered count.
   auto a = ctl.Enter(0, 1, 0, 100);
-  EXPECT_EQ(a.result, TESSERA_BARRIER_CTL_DONE);
+  EXPECT_EQ(a.result, TESSERA_ACCESS_DONE);
   EXPECT_EQ(a.value, uint32_t{TESSERA_BARRIER_NO_COUNT});
   EXPECT_NE(a.error, nullptr);
   EXPECT_EQ(a.resume_at, 100u);
@@ -319,9 +322,9 @@ TEST(BarrierCtlModel, BadUse) {
   EXPECT_NE(a.error, nullptr);
   EXPECT_EQ(tessera_barrier_ctl_registered(ctl.get(), 1), 0u);
   // A uid reused with a different count while open: refused, the episode unchanged.
-  EXPECT_EQ(ctl.Enter(0, 2, 3, 0).result, TESSERA_BARRIER_CTL_BLOCKED);
+  EXPECT_EQ(ctl.Enter(0, 2, 3, 0).result, TESSERA_ACCESS_BLOCKED);
   a = ctl.Enter(1, 2, 4, 0);
-  EXPECT_EQ(a.result, TESSERA_BARRIER_CTL_DONE);
+  EXPECT_EQ(a.result, TESSERA_ACCESS_DONE);
   EXPECT_EQ(a.value, uint32_t{TESSERA_BARRIER_MISMATCH});
   EXPECT_NE(a.error, nullptr);
   EXPECT_EQ(ctl.Arrived(2), 1u);
@@ -336,8 +339,8 @@ TEST(BarrierCtlModel, BadUse) {
   EXPECT_EQ(ctl.Enter(0, 2, 4, 0).value, uint32_t{TESSERA_BARRIER_BUSY});
   EXPECT_EQ(ctl.Arrived(5), 0u);
   EXPECT_EQ(ctl.Arrived(2), 1u);
-  EXPECT_EQ(ctl.Enter(1, 2, 3, 0).result, TESSERA_BARRIER_CTL_BLOCKED);
-  EXPECT_EQ(ctl.Enter(2, 2, 3, 0).result, TESSERA_BARRIER_CTL_DONE);
+  EXPECT_EQ(ctl.Enter(1, 2, 3, 0).result, TESSERA_ACCESS_BLOCKED);
+  EXPECT_EQ(ctl.Enter(2, 2, 3, 0).result, TESSERA_ACCESS_DONE);
   // Released but not yet collected: still outstanding.
   EXPECT_EQ(ctl.Enter(0, 6, 1, 0).value, uint32_t{TESSERA_BARRIER_BUSY});
   EXPECT_EQ(ctl.Enter(0, 2, 3, 0).value, uint32_t{TESSERA_BARRIER_OK});
@@ -355,16 +358,16 @@ TEST(BarrierCtlModel, OneUidMoreThanTheLimitIsRefused) {
   const TesseraShape shape{1, 1, 8, 8, 1, 32};  // 2,048 harts
   Ctl ctl(shape);
   for (uint32_t u = 0; u < TESSERA_BARRIER_MAX_OPEN; u++) {
-    ASSERT_EQ(ctl.Enter(u, u, 2, 0).result, TESSERA_BARRIER_CTL_BLOCKED);
+    ASSERT_EQ(ctl.Enter(u, u, 2, 0).result, TESSERA_ACCESS_BLOCKED);
   }
   auto a = ctl.Enter(TESSERA_BARRIER_MAX_OPEN, TESSERA_BARRIER_MAX_OPEN, 2, 0);
-  EXPECT_EQ(a.result, TESSERA_BARRIER_CTL_DONE);
+  EXPECT_EQ(a.result, TESSERA_ACCESS_DONE);
   EXPECT_EQ(a.value, uint32_t{TESSERA_BARRIER_FULL});
   EXPECT_NE(a.error, nullptr);
   // An open uid still takes arrivals; once one closes, a new uid opens.
-  EXPECT_EQ(ctl.Enter(TESSERA_BARRIER_MAX_OPEN, 0, 2, 0).result, TESSERA_BARRIER_CTL_DONE);
+  EXPECT_EQ(ctl.Enter(TESSERA_BARRIER_MAX_OPEN, 0, 2, 0).result, TESSERA_ACCESS_DONE);
   EXPECT_EQ(ctl.Enter(TESSERA_BARRIER_MAX_OPEN + 1, TESSERA_BARRIER_MAX_OPEN, 2, 0).result,
-            TESSERA_BARRIER_CTL_BLOCKED);
+            TESSERA_ACCESS_BLOCKED);
 }
 
 TEST(BarrierCtlModel, WaitsAreReportedAndResetClearsEverything) {
@@ -372,17 +375,17 @@ TEST(BarrierCtlModel, WaitsAreReportedAndResetClearsEverything) {
   ASSERT_NE(waits, nullptr);
   {
     Ctl ctl(kDefault, 4, 150, 0, 0, waits);
-    EXPECT_EQ(ctl.Enter(3, 40, 3, 77).result, TESSERA_BARRIER_CTL_BLOCKED);
-    EXPECT_EQ(ctl.Enter(4, 40, 3, 80).result, TESSERA_BARRIER_CTL_BLOCKED);
+    EXPECT_EQ(ctl.Enter(3, 40, 3, 77).result, TESSERA_ACCESS_BLOCKED);
+    EXPECT_EQ(ctl.Enter(4, 40, 3, 80).result, TESSERA_ACCESS_BLOCKED);
     EXPECT_EQ(tessera_waits_count(waits), 2u);
     EXPECT_NE(std::string(tessera_waits_operation(waits, 3)).find("barrier controller"),
               std::string::npos);
     EXPECT_EQ(tessera_waits_since(waits, 3), 77u);
-    EXPECT_EQ(ctl.Enter(5, 40, 3, 80).result, TESSERA_BARRIER_CTL_DONE);
+    EXPECT_EQ(ctl.Enter(5, 40, 3, 80).result, TESSERA_ACCESS_DONE);
     EXPECT_EQ(tessera_waits_count(waits), 0u) << "released harts no longer wait";
 
     EXPECT_EQ(ctl.SetCount(0, 41, 2).error, nullptr);
-    EXPECT_EQ(ctl.Enter(6, 41, 0, 0).result, TESSERA_BARRIER_CTL_BLOCKED);
+    EXPECT_EQ(ctl.Enter(6, 41, 0, 0).result, TESSERA_ACCESS_BLOCKED);
     EXPECT_EQ(tessera_waits_count(waits), 1u);
     tessera_barrier_ctl_reset(ctl.get());
     EXPECT_EQ(tessera_waits_count(waits), 0u);
@@ -410,16 +413,16 @@ TEST(BarrierCtlModel, ASmallUidTableHoldsWhatFitsAndRefusesTheRest) {
   EXPECT_EQ(tessera_barrier_ctl_registered(ctl.get(), 9), 3u);
   // Both slots hold counts: a third uid cannot open.
   auto full = ctl.Enter(0, 12, 2, 0);
-  EXPECT_EQ(full.result, TESSERA_BARRIER_CTL_DONE);
+  EXPECT_EQ(full.result, TESSERA_ACCESS_DONE);
   EXPECT_EQ(full.value, uint32_t{TESSERA_BARRIER_FULL});
   EXPECT_NE(full.error, nullptr);
   // A registered uid opens and releases as with the full tables.
-  EXPECT_EQ(ctl.Enter(0, 7, 0, 0).result, TESSERA_BARRIER_CTL_BLOCKED);
-  EXPECT_EQ(ctl.Enter(1, 7, 0, 0).result, TESSERA_BARRIER_CTL_DONE);
+  EXPECT_EQ(ctl.Enter(0, 7, 0, 0).result, TESSERA_ACCESS_BLOCKED);
+  EXPECT_EQ(ctl.Enter(1, 7, 0, 0).result, TESSERA_ACCESS_DONE);
   // Unregistering 9 frees its slot for 12.
   EXPECT_EQ(ctl.SetCount(0, 9, 0).error, nullptr);
-  EXPECT_EQ(ctl.Enter(2, 12, 2, 0).result, TESSERA_BARRIER_CTL_BLOCKED);
+  EXPECT_EQ(ctl.Enter(2, 12, 2, 0).result, TESSERA_ACCESS_BLOCKED);
   EXPECT_EQ(tessera_barrier_ctl_open_uids(ctl.get()), 1u);
-  EXPECT_EQ(ctl.Enter(3, 12, 2, 0).result, TESSERA_BARRIER_CTL_DONE);
+  EXPECT_EQ(ctl.Enter(3, 12, 2, 0).result, TESSERA_ACCESS_DONE);
   EXPECT_EQ(tessera_barrier_ctl_open_uids(ctl.get()), 0u);
 }

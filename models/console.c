@@ -103,43 +103,32 @@ void tessera_console_flush_all(TesseraConsole *c)
     }
 }
 
-static TesseraConsoleAction console_error(const char **error, const char *why)
-{
-    if (error != NULL) {
-        *error = why;
-    }
-    return TESSERA_CONSOLE_GUEST_ERROR;
-}
-
-TesseraConsoleAction tessera_console_write(TesseraConsole *c,
-                                           uint32_t hart_index,
-                                           uint32_t offset, uint32_t value,
-                                           const char **error)
+TesseraAccess tessera_console_write(TesseraConsole *c, uint32_t hart_index,
+                                    uint32_t offset, uint32_t value)
 {
     if (hart_index >= c->num_harts) {
-        return console_error(error, "console: access by a hart outside the "
-                             "machine");
+        return tessera_access_guest_error("console: access by a hart "
+                                          "outside the machine", 0);
     }
     switch (offset) {
     case TESSERA_CONSOLE_TX:
         tessera_console_put(c, hart_index, value & 0xff);
-        return TESSERA_CONSOLE_DONE;
+        return tessera_access_done(0, 0);
     case TESSERA_CONSOLE_FLUSH:
         tessera_console_flush(c, hart_index);
-        return TESSERA_CONSOLE_DONE;
+        return tessera_access_done(0, 0);
     default:
-        return console_error(error, "console: write to an unknown register");
+        return tessera_access_guest_error("console: write to an unknown "
+                                          "register", 0);
     }
 }
 
-TesseraConsoleAction tessera_console_read(const TesseraConsole *c,
-                                          uint32_t offset, uint32_t *value,
-                                          const char **error)
+TesseraAccess tessera_console_read(const TesseraConsole *c, uint32_t offset)
 {
     (void)c;
     (void)offset;
-    *value = 0;
-    return console_error(error, "console: read of a write-only register");
+    return tessera_access_guest_error("console: read of a write-only "
+                                      "register", 0);
 }
 
 uint32_t tessera_console_emit_csr(TesseraConsole *c, uint32_t hart_index,

@@ -131,9 +131,11 @@ TEST_F(ConsoleModelTest, OutOfRangeHartIsIgnored) {
 TEST_F(ConsoleModelTest, TxPutsTheLowByteOfTheWrittenValue) {
   const char* error = nullptr;
   for (const char byte : std::string("tx\n")) {
-    ASSERT_EQ(tessera_console_write(console_, 1, TESSERA_CONSOLE_TX,
-                                    0xabcd'ef00u | static_cast<uint8_t>(byte), &error),
-              TESSERA_CONSOLE_DONE);
+    ASSERT_EQ(
+        tessera_access_unpack(tessera_console_write(console_, 1, TESSERA_CONSOLE_TX,
+                                                    0xabcd'ef00u | static_cast<uint8_t>(byte)),
+                              nullptr, nullptr, &error),
+        TESSERA_ACCESS_DONE);
   }
   EXPECT_EQ(lines_, (std::vector<Line>{{1, "tx"}}));
   EXPECT_EQ(error, nullptr);
@@ -142,15 +144,19 @@ TEST_F(ConsoleModelTest, TxPutsTheLowByteOfTheWrittenValue) {
 TEST_F(ConsoleModelTest, FlushRegisterFlushesTheWritersLineWhateverTheValue) {
   Put(0, "zero");
   Put(2, "two");
-  EXPECT_EQ(tessera_console_write(console_, 2, TESSERA_CONSOLE_FLUSH, 0x1234'5678u, nullptr),
-            TESSERA_CONSOLE_DONE);
+  EXPECT_EQ(
+      tessera_access_unpack(tessera_console_write(console_, 2, TESSERA_CONSOLE_FLUSH, 0x1234'5678u),
+                            nullptr, nullptr, nullptr),
+      TESSERA_ACCESS_DONE);
   EXPECT_EQ(lines_, (std::vector<Line>{{2, "two"}}));
 }
 
 TEST_F(ConsoleModelTest, WriteToAnUnknownOffsetIsAGuestErrorAndChangesNothing) {
   for (const uint32_t offset : {1u, 2u, 3u, 8u, 0xffcu, 0x1000u, UINT32_MAX}) {
     const char* error = nullptr;
-    EXPECT_EQ(tessera_console_write(console_, 0, offset, '\n', &error), TESSERA_CONSOLE_GUEST_ERROR)
+    EXPECT_EQ(tessera_access_unpack(tessera_console_write(console_, 0, offset, '\n'), nullptr,
+                                    nullptr, &error),
+              TESSERA_ACCESS_GUEST_ERROR)
         << offset;
     ASSERT_NE(error, nullptr);
     EXPECT_NE(std::string(error).find("unknown register"), std::string::npos) << error;
@@ -161,8 +167,9 @@ TEST_F(ConsoleModelTest, WriteToAnUnknownOffsetIsAGuestErrorAndChangesNothing) {
 
 TEST_F(ConsoleModelTest, WriteByAHartOutsideTheMachineIsAGuestError) {
   const char* error = nullptr;
-  EXPECT_EQ(tessera_console_write(console_, kHarts, TESSERA_CONSOLE_TX, 'x', &error),
-            TESSERA_CONSOLE_GUEST_ERROR);
+  EXPECT_EQ(tessera_access_unpack(tessera_console_write(console_, kHarts, TESSERA_CONSOLE_TX, 'x'),
+                                  nullptr, nullptr, &error),
+            TESSERA_ACCESS_GUEST_ERROR);
   ASSERT_NE(error, nullptr);
   EXPECT_NE(std::string(error).find("outside the machine"), std::string::npos) << error;
   tessera_console_flush_all(console_);
@@ -174,7 +181,9 @@ TEST_F(ConsoleModelTest, EveryReadIsZeroAndAGuestError) {
        {uint32_t{TESSERA_CONSOLE_TX}, uint32_t{TESSERA_CONSOLE_FLUSH}, 8u}) {
     uint32_t value = 0xdead'beefu;
     const char* error = nullptr;
-    EXPECT_EQ(tessera_console_read(console_, offset, &value, &error), TESSERA_CONSOLE_GUEST_ERROR);
+    EXPECT_EQ(
+        tessera_access_unpack(tessera_console_read(console_, offset), &value, nullptr, &error),
+        TESSERA_ACCESS_GUEST_ERROR);
     EXPECT_EQ(value, 0u);
     ASSERT_NE(error, nullptr);
     EXPECT_NE(std::string(error).find("write-only"), std::string::npos) << error;
@@ -189,10 +198,13 @@ TEST_F(ConsoleModelTest, EmitCsrPrintsTheWordAsALineAndReadsAsZero) {
 }
 
 TEST_F(ConsoleModelTest, EmitCsrComesAfterTheHartsPartialLine) {
-  tessera_console_write(console_, 0, TESSERA_CONSOLE_TX, 'a', nullptr);
-  tessera_console_write(console_, 1, TESSERA_CONSOLE_TX, 'b', nullptr);
+  tessera_access_unpack(tessera_console_write(console_, 0, TESSERA_CONSOLE_TX, 'a'), nullptr,
+                        nullptr, nullptr);
+  tessera_access_unpack(tessera_console_write(console_, 1, TESSERA_CONSOLE_TX, 'b'), nullptr,
+                        nullptr, nullptr);
   tessera_console_emit_csr(console_, 0, true, 7);
-  tessera_console_write(console_, 0, TESSERA_CONSOLE_TX, 'c', nullptr);
+  tessera_access_unpack(tessera_console_write(console_, 0, TESSERA_CONSOLE_TX, 'c'), nullptr,
+                        nullptr, nullptr);
   tessera_console_flush_all(console_);
   EXPECT_EQ(lines_, (std::vector<Line>{{0, "a"}, {0, "emit 0x00000007"}, {0, "c"}, {1, "b"}}));
 }

@@ -17,68 +17,60 @@
 #define EXIT_COMMAND_MASK 0xffffu
 #define EXIT_CODE_SHIFT 16
 
-static TesseraExitAction exit_error(const char **error, const char *why)
+static TesseraAccess exit_error(const char *why)
 {
-    if (error != NULL) {
-        *error = why;
-    }
-    return TESSERA_EXIT_ACTION_GUEST_ERROR;
+    return tessera_access_guest_error(why, 0);
 }
 
-static TesseraExitAction exit_end(int *exit_code, int code,
-                                  const char **error, const char *why)
+/* The run ends with `code`; `why` (a guest error) explains a status that
+ * differs from the code written. */
+static TesseraAccess exit_end(int code, const char *why)
 {
-    if (exit_code != NULL) {
-        *exit_code = code;
-    }
-    if (error != NULL) {
-        *error = why;
-    }
-    return TESSERA_EXIT_ACTION_END;
+    TesseraAccess a = why ? exit_error(why) : tessera_access_done(0, 0);
+
+    return tessera_access_with_effect(a, TESSERA_EFFECT_END_RUN, code);
 }
 
-TesseraExitAction tessera_exit_write(uint32_t offset, uint32_t value,
-                                     int *exit_code, const char **error)
+TesseraAccess tessera_exit_write(uint32_t offset, uint32_t value)
 {
     uint32_t code = value >> EXIT_CODE_SHIFT;
 
     if (offset != 0) {
-        return exit_error(error, "exit: write to an unknown register");
+        return exit_error("exit: write to an unknown register");
     }
     switch (value & EXIT_COMMAND_MASK) {
     case TESSERA_EXIT_PASS:
         if (code != 0) {
-            return exit_error(error, "exit: PASS with a non-zero upper half "
+            return exit_error("exit: PASS with a non-zero upper half "
                               "(only FAIL carries a code)");
         }
-        return exit_end(exit_code, 0, error, NULL);
+        return exit_end(0, NULL);
     case TESSERA_EXIT_FAIL:
         if (code == 0) {
-            return exit_end(exit_code, 1, error, "exit: FAIL with code 0 "
+            return exit_end(1, "exit: FAIL with code 0 "
                             "ends the run with status 1");
         }
         if (code > TESSERA_EXIT_FAIL_CODE_MAX) {
-            return exit_end(exit_code, 1, error, "exit: a FAIL code too large "
+            return exit_end(1, "exit: a FAIL code too large "
                             "for an 8-bit exit status ends the run with "
                             "status 1");
         }
-        return exit_end(exit_code, (int)code, error, NULL);
+        return exit_end((int)code, NULL);
     case TESSERA_EXIT_RESET:
         if (code != 0) {
-            return exit_error(error, "exit: RESET with a non-zero upper "
+            return exit_error("exit: RESET with a non-zero upper "
                               "half");
         }
-        return TESSERA_EXIT_ACTION_RESET;
+        return tessera_access_with_effect(tessera_access_done(0, 0),
+                                          TESSERA_EFFECT_RESET, 0);
     default:
-        return exit_error(error, "exit: value is neither PASS, FAIL nor "
+        return exit_error("exit: value is neither PASS, FAIL nor "
                           "RESET");
     }
 }
 
-TesseraExitAction tessera_exit_read(uint32_t offset, uint32_t *value,
-                                    const char **error)
+TesseraAccess tessera_exit_read(uint32_t offset)
 {
     (void)offset;
-    *value = 0;
-    return exit_error(error, "exit: read of a write-only register");
+    return exit_error("exit: read of a write-only register");
 }

@@ -187,7 +187,7 @@ uint32_t mbox_wait_holds(const TesseraMailbox *m, const MboxThread *t,
     return holds;
 }
 
-static TesseraCsrResult csr_wait(TesseraMailbox *m, MboxThread *t,
+static TesseraAccessStatus csr_wait(TesseraMailbox *m, MboxThread *t,
                                  uint32_t conditions, uint64_t now,
                                  uint32_t *result, uint64_t *resume_at,
                                  TesseraMailboxFault *fault)
@@ -198,7 +198,7 @@ static TesseraCsrResult csr_wait(TesseraMailbox *m, MboxThread *t,
     if (conditions == 0 ||
         (conditions & ~(MBOX_WAIT_BITS | MBOX_IDLE_BITS)) != 0) {
         *fault = TESSERA_FAULT_BAD_WAIT;
-        return TESSERA_CSR_FAULT;
+        return TESSERA_ACCESS_FAULT;
     }
     if (conditions & MBOX_IDLE_BITS) {
         return mbox_csr_idle(m, t, conditions, now, result, resume_at);
@@ -206,15 +206,15 @@ static TesseraCsrResult csr_wait(TesseraMailbox *m, MboxThread *t,
     satisfied = mbox_wait_holds(m, t, conditions, &when);
     if (satisfied == 0) {
         t->wait_bits = conditions;
-        return TESSERA_CSR_BLOCKED;
+        return TESSERA_ACCESS_BLOCKED;
     }
     *result = satisfied;
     *resume_at = mbox_max_u64(now, when);
-    return TESSERA_CSR_DONE;
+    return TESSERA_ACCESS_DONE;
 }
 
 /* One mailbox CSR of thread t; *out and *at hold the result on DONE. */
-static TesseraCsrResult thread_csr(TesseraMailbox *m, MboxThread *t,
+static TesseraAccessStatus thread_csr(TesseraMailbox *m, MboxThread *t,
                                    uint32_t csrno, uint32_t value,
                                    uint64_t now, uint32_t *out, uint64_t *at,
                                    TesseraMailboxFault *f)
@@ -268,17 +268,15 @@ static TesseraCsrResult thread_csr(TesseraMailbox *m, MboxThread *t,
         *out = t->last_fault;
         break;
     }
-    return *f == TESSERA_FAULT_NONE ? TESSERA_CSR_DONE : TESSERA_CSR_FAULT;
+    return *f == TESSERA_FAULT_NONE ? TESSERA_ACCESS_DONE
+                                    : TESSERA_ACCESS_FAULT;
 }
 
-TesseraCsrResult tessera_mailbox_csr(TesseraMailbox *m, uint32_t hart_index,
-                                     uint32_t csrno, uint32_t value,
-                                     uint64_t now, uint32_t *result,
-                                     uint64_t *resume_at,
-                                     TesseraMailboxFault *fault)
+TesseraAccess tessera_mailbox_csr(TesseraMailbox *m, uint32_t hart_index,
+                                  uint32_t csrno, uint32_t value, uint64_t now)
 {
     TesseraMailboxFault f = TESSERA_FAULT_NONE;
-    TesseraCsrResult r = TESSERA_CSR_UNKNOWN;
+    TesseraAccessStatus r = TESSERA_ACCESS_UNKNOWN;
     uint32_t out = 0;
     uint64_t at = now;
 
@@ -293,34 +291,28 @@ TesseraCsrResult tessera_mailbox_csr(TesseraMailbox *m, uint32_t hart_index,
         }
         m->calling = hart_index;
         r = thread_csr(m, t, csrno, value, now, &out, &at, &f);
-        if (r == TESSERA_CSR_FAULT) {
+        if (r == TESSERA_ACCESS_FAULT) {
             t->last_fault = f;
         }
         /* Termination detection reacts to what the call changed. A
          * release of the caller itself is given now rather than woken. */
         tessera_termdet_process(m->td);
-        if (r == TESSERA_CSR_BLOCKED && t->idle == IDLE_READY) {
+        if (r == TESSERA_ACCESS_BLOCKED && t->idle == IDLE_READY) {
             t->wait_bits = 0;
             r = thread_csr(m, t, csrno, value, now, &out, &at, &f);
         }
         m->calling = MBOX_NO_HART;
         mbox_report_wait(m, t, now);
     }
-    if (r != TESSERA_CSR_DONE) {
+    if (r != TESSERA_ACCESS_DONE) {
         out = 0;
         at = now;
     }
-    if (r != TESSERA_CSR_UNKNOWN) {
+    if (r != TESSERA_ACCESS_UNKNOWN) {
         mbox_trace_wait(m, &m->threads[hart_index], r, now, at, out);
     }
-    if (result != NULL) {
-        *result = out;
+    if (r == TESSERA_ACCESS_FAULT) {
+        return tessera_access_fault(f, tessera_mailbox_fault_name(f), now);
     }
-    if (resume_at != NULL) {
-        *resume_at = at;
-    }
-    if (fault != NULL) {
-        *fault = f;
-    }
-    return r;
+    return tessera_access(r, out, at, NULL);
 }

@@ -54,7 +54,7 @@ void mbox_abandon_idle(TesseraMailbox *m, MboxThread *t, uint64_t now)
 }
 
 /* tinselIdle: WAIT_UNTIL with an idle bit (see tessera_mailbox_csr). */
-TesseraCsrResult mbox_csr_idle(TesseraMailbox *m, MboxThread *t,
+TesseraAccessStatus mbox_csr_idle(TesseraMailbox *m, MboxThread *t,
                                uint32_t conditions, uint64_t now,
                                uint32_t *result, uint64_t *resume_at)
 {
@@ -69,7 +69,7 @@ TesseraCsrResult mbox_csr_idle(TesseraMailbox *m, MboxThread *t,
         if (holds != 0) {
             *result = holds;
             *resume_at = mbox_max_u64(now, when);
-            return TESSERA_CSR_DONE;
+            return TESSERA_ACCESS_DONE;
         }
         tessera_termdet_idle_enter(m->td, hart,
                                    (conditions & TESSERA_WAIT_IDLE_VOTE) != 0,
@@ -84,7 +84,7 @@ TesseraCsrResult mbox_csr_idle(TesseraMailbox *m, MboxThread *t,
         *result = t->idle_value | holds;
         *resume_at = mbox_max_u64(now, t->idle_resume);
         t->idle = IDLE_NONE;
-        return TESSERA_CSR_DONE;
+        return TESSERA_ACCESS_DONE;
     }
     if (holds != 0) {
         /* A message available accounts for the leave: it is counted until
@@ -99,9 +99,9 @@ TesseraCsrResult mbox_csr_idle(TesseraMailbox *m, MboxThread *t,
         t->idle = IDLE_NONE;
         *result = holds;
         *resume_at = mbox_max_u64(now, when);
-        return TESSERA_CSR_DONE;
+        return TESSERA_ACCESS_DONE;
     }
     t->wait_bits = wanted | TESSERA_WAIT_IDLE |
                    (conditions & TESSERA_WAIT_IDLE_VOTE);
-    return TESSERA_CSR_BLOCKED;
+    return TESSERA_ACCESS_BLOCKED;
 }

@@ -20,7 +20,7 @@ constexpr uint32_t kReleasedVoted = (1u << 2) | (1u << 3);             // tinsel
 constexpr TesseraShape kSmall{2, 1, 2, 1, 2, 2};
 
 struct Outcome {
-  TesseraCsrResult result;
+  TesseraAccessStatus result;
   uint32_t value;
   uint64_t resume_at;
   TesseraMailboxFault fault;
@@ -77,7 +77,11 @@ class Rig {
 
   Outcome Csr(uint32_t hart, uint32_t csr, uint32_t value = 0, uint64_t now = 0) {
     Outcome o{};
-    o.result = tessera_mailbox_csr(model_, hart, csr, value, now, &o.value, &o.resume_at, &o.fault);
+    const TesseraAccess a = tessera_mailbox_csr(model_, hart, csr, value, now);
+    o.result = a.status;
+    o.value = a.value;
+    o.resume_at = a.resume_at;
+    o.fault = static_cast<TesseraMailboxFault>(a.code);
     return o;
   }
   Outcome Idle(uint32_t hart, bool vote, uint64_t now = 0) {
@@ -90,7 +94,7 @@ class Rig {
   // Receives and frees the oldest message.
   uint64_t RecvFree(uint32_t hart, uint64_t now = 0) {
     const Outcome r = Csr(hart, TESSERA_CSR_RECV, 0, now);
-    EXPECT_EQ(r.result, TESSERA_CSR_DONE);
+    EXPECT_EQ(r.result, TESSERA_ACCESS_DONE);
     Csr(hart, TESSERA_CSR_FREE, r.value, r.resume_at);
     return r.resume_at;
   }
@@ -121,7 +125,7 @@ Outcome AllIdle(Rig& rig, Vote vote, uint64_t now = 0) {
   for (uint32_t h = 0; h < rig.harts(); h++) {
     last = rig.Idle(h, vote(h), now);
     if (h + 1 < rig.harts()) {
-      EXPECT_EQ(last.result, TESSERA_CSR_BLOCKED) << "hart " << h;
+      EXPECT_EQ(last.result, TESSERA_ACCESS_BLOCKED) << "hart " << h;
     }
   }
   return last;
@@ -129,9 +133,9 @@ Outcome AllIdle(Rig& rig, Vote vote, uint64_t now = 0) {
 
 TEST(MailboxIdle, AMessageAlreadyWaitingReturnsZeroAtOnce) {
   Rig rig(kSmall);
-  ASSERT_EQ(rig.Send(0, rig.Id(5)).result, TESSERA_CSR_DONE);
+  ASSERT_EQ(rig.Send(0, rig.Id(5)).result, TESSERA_ACCESS_DONE);
   const Outcome o = rig.Idle(5, true, 10);
-  ASSERT_EQ(o.result, TESSERA_CSR_DONE);
+  ASSERT_EQ(o.result, TESSERA_ACCESS_DONE);
   EXPECT_EQ(o.value, TESSERA_WAIT_CAN_RECV);  // tinselIdle: 0b10 >> 2 = 0
   EXPECT_EQ(o.value >> 2, 0u);
   EXPECT_GE(o.resume_at, 10u);
@@ -142,7 +146,7 @@ TEST(MailboxIdle, EveryThreadIdleReleasesAllWithTheVote) {
   Rig rig(kSmall);
   const Outcome last = AllIdle(rig, [](uint32_t) { return true; });
   // The call that completes termination returns the release itself.
-  ASSERT_EQ(last.result, TESSERA_CSR_DONE);
+  ASSERT_EQ(last.result, TESSERA_ACCESS_DONE);
   EXPECT_EQ(last.value, kReleasedVoted);
   EXPECT_FALSE(rig.Woken(rig.harts() - 1));
   const uint64_t d = rig.Stats().last_detection;
@@ -150,7 +154,7 @@ TEST(MailboxIdle, EveryThreadIdleReleasesAllWithTheVote) {
   for (uint32_t h = 0; h + 1 < rig.harts(); h++) {
     EXPECT_TRUE(rig.Woken(h)) << h;
     const Outcome o = rig.Idle(h, true, 0);  // issued again after the wake
-    ASSERT_EQ(o.result, TESSERA_CSR_DONE) << h;
+    ASSERT_EQ(o.result, TESSERA_ACCESS_DONE) << h;
     EXPECT_EQ(o.value, kReleasedVoted);
     EXPECT_EQ(o.value >> 2, 3u);
     EXPECT_EQ(o.resume_at, d + uint64_t{kL} * rig.Hops(h)) << h;
@@ -163,7 +167,7 @@ TEST(MailboxIdle, OneFalseVoteReturnsOne) {
   AllIdle(rig, [](uint32_t h) { return h != 3; });
   for (uint32_t h = 0; h + 1 < rig.harts(); h++) {
     const Outcome o = rig.Idle(h, true);
-    ASSERT_EQ(o.result, TESSERA_CSR_DONE);
+    ASSERT_EQ(o.result, TESSERA_ACCESS_DONE);
     EXPECT_EQ(o.value, kReleased);
     EXPECT_EQ(o.value >> 2, 1u);
   }
@@ -171,9 +175,9 @@ TEST(MailboxIdle, OneFalseVoteReturnsOne) {
 
 TEST(MailboxIdle, IssuingAgainWhileBlockedChangesNothing) {
   Rig rig(kSmall);
-  ASSERT_EQ(rig.Idle(0, true).result, TESSERA_CSR_BLOCKED);
+  ASSERT_EQ(rig.Idle(0, true).result, TESSERA_ACCESS_BLOCKED);
   for (int i = 0; i < 5; i++) {  // spurious wakes
-    ASSERT_EQ(rig.Idle(0, true).result, TESSERA_CSR_BLOCKED);
+    ASSERT_EQ(rig.Idle(0, true).result, TESSERA_ACCESS_BLOCKED);
   }
   EXPECT_EQ(tessera_mailbox_waiting(rig.model(), 0),
             TESSERA_WAIT_CAN_RECV | TESSERA_WAIT_IDLE | TESSERA_WAIT_IDLE_VOTE);
@@ -181,39 +185,39 @@ TEST(MailboxIdle, IssuingAgainWhileBlockedChangesNothing) {
   EXPECT_EQ(last.value, kReleasedVoted);
   EXPECT_EQ(rig.Stats().detections, 1u);
   // The release is given once; the next call is a new tinselIdle.
-  ASSERT_EQ(rig.Idle(0, true).result, TESSERA_CSR_DONE);
-  EXPECT_EQ(rig.Idle(0, true).result, TESSERA_CSR_BLOCKED);
+  ASSERT_EQ(rig.Idle(0, true).result, TESSERA_ACCESS_DONE);
+  EXPECT_EQ(rig.Idle(0, true).result, TESSERA_ACCESS_BLOCKED);
 }
 
 TEST(MailboxIdle, AMessageDuringTheWaitWakesItWithZero) {
   Rig rig(kSmall);
-  ASSERT_EQ(rig.Idle(9, true, 0).result, TESSERA_CSR_BLOCKED);
-  ASSERT_EQ(rig.Send(2, rig.Id(9), 100).result, TESSERA_CSR_DONE);
+  ASSERT_EQ(rig.Idle(9, true, 0).result, TESSERA_ACCESS_BLOCKED);
+  ASSERT_EQ(rig.Send(2, rig.Id(9), 100).result, TESSERA_ACCESS_DONE);
   EXPECT_TRUE(rig.Woken(9));
   const Outcome o = rig.Idle(9, true, 0);
-  ASSERT_EQ(o.result, TESSERA_CSR_DONE);
+  ASSERT_EQ(o.result, TESSERA_ACCESS_DONE);
   EXPECT_EQ(o.value >> 2, 0u);
   EXPECT_EQ(o.value, TESSERA_WAIT_CAN_RECV);
   EXPECT_EQ(o.resume_at, 100u + tessera_mailbox_latency(rig.model(), rig.Id(2), rig.Id(9), 1));
   // Everybody else idles: hart 9 is busy, the message not yet freed.
   for (uint32_t h = 0; h < rig.harts(); h++) {
     if (h != 9) {
-      ASSERT_EQ(rig.Idle(h, true).result, TESSERA_CSR_BLOCKED) << h;
+      ASSERT_EQ(rig.Idle(h, true).result, TESSERA_ACCESS_BLOCKED) << h;
     }
   }
   EXPECT_EQ(rig.Stats().detections, 0u);
   rig.RecvFree(9, o.resume_at);
   const Outcome last = rig.Idle(9, true, o.resume_at + 10);
-  ASSERT_EQ(last.result, TESSERA_CSR_DONE);
+  ASSERT_EQ(last.result, TESSERA_ACCESS_DONE);
   EXPECT_EQ(last.value, kReleasedVoted);
 }
 
 TEST(MailboxIdle, NoReleaseWhileAMessageIsNotFreed) {
   Rig rig(kSmall);
-  ASSERT_EQ(rig.Send(0, rig.Id(12)).result, TESSERA_CSR_DONE);
-  ASSERT_EQ(rig.Csr(12, TESSERA_CSR_RECV).result, TESSERA_CSR_DONE);  // received, not freed
+  ASSERT_EQ(rig.Send(0, rig.Id(12)).result, TESSERA_ACCESS_DONE);
+  ASSERT_EQ(rig.Csr(12, TESSERA_CSR_RECV).result, TESSERA_ACCESS_DONE);  // received, not freed
   for (uint32_t h = 0; h < rig.harts(); h++) {
-    ASSERT_EQ(rig.Idle(h, true).result, TESSERA_CSR_BLOCKED) << h;
+    ASSERT_EQ(rig.Idle(h, true).result, TESSERA_ACCESS_BLOCKED) << h;
   }
   EXPECT_EQ(rig.Stats().detections, 0u);
   EXPECT_TRUE(rig.wakes.empty());
@@ -221,14 +225,14 @@ TEST(MailboxIdle, NoReleaseWhileAMessageIsNotFreed) {
   // the message; then the last idle call completes termination.
   rig.Csr(12, TESSERA_CSR_FREE, rig.Slot(12, 1));
   const Outcome last = rig.Idle(12, true);
-  ASSERT_EQ(last.result, TESSERA_CSR_DONE);
+  ASSERT_EQ(last.result, TESSERA_ACCESS_DONE);
   EXPECT_EQ(last.value, kReleasedVoted);
 }
 
 TEST(MailboxIdle, NoReleaseWhileAThreadNeverCallsIdle) {
   Rig rig(kSmall);
   for (uint32_t h = 1; h < rig.harts(); h++) {
-    ASSERT_EQ(rig.Idle(h, true).result, TESSERA_CSR_BLOCKED) << h;
+    ASSERT_EQ(rig.Idle(h, true).result, TESSERA_ACCESS_BLOCKED) << h;
   }
   EXPECT_EQ(rig.Stats().detections, 0u);
   EXPECT_TRUE(rig.wakes.empty());
@@ -241,13 +245,13 @@ TEST(MailboxIdle, NoReleaseWhileAThreadNeverCallsIdle) {
 TEST(MailboxIdle, NoReleaseWhileAThreadThatLeftItsIdleCallRuns) {
   constexpr TesseraShape kTwoBoards{2, 1, 1, 1, 1, 1};
   Rig rig(kTwoBoards, TESSERA_TERMDET_MASTER_CENTRE);
-  EXPECT_EQ(rig.Idle(1, true).result, TESSERA_CSR_BLOCKED);              // board 1 sampled idle
-  EXPECT_EQ(rig.Csr(1, TESSERA_CSR_CAN_SEND).result, TESSERA_CSR_DONE);  // leaves the call
-  EXPECT_EQ(rig.Idle(0, true).result, TESSERA_CSR_BLOCKED);
+  EXPECT_EQ(rig.Idle(1, true).result, TESSERA_ACCESS_BLOCKED);              // board 1 sampled idle
+  EXPECT_EQ(rig.Csr(1, TESSERA_CSR_CAN_SEND).result, TESSERA_ACCESS_DONE);  // leaves the call
+  EXPECT_EQ(rig.Idle(0, true).result, TESSERA_ACCESS_BLOCKED);
   EXPECT_EQ(rig.Stats().detections, 0u);
   EXPECT_FALSE(rig.Woken(0));
   const Outcome last = rig.Idle(1, true);
-  EXPECT_EQ(last.result, TESSERA_CSR_DONE);
+  EXPECT_EQ(last.result, TESSERA_ACCESS_DONE);
   EXPECT_EQ(last.value, kReleasedVoted);
   EXPECT_TRUE(rig.Woken(0));
 }
@@ -262,29 +266,29 @@ TEST(MailboxIdle, NoReleaseWhileAThreadThatIdledForCanSendRuns) {
   constexpr TesseraShape kThreeBoards{3, 1, 1, 1, 1, 1};
   Rig rig(kThreeBoards);
   rig.host_accepts = false;
-  ASSERT_EQ(rig.Send(0, tessera_host_id(&kThreeBoards)).result, TESSERA_CSR_DONE);  // held
+  ASSERT_EQ(rig.Send(0, tessera_host_id(&kThreeBoards)).result, TESSERA_ACCESS_DONE);  // held
   const uint32_t idle_or_send = kIdle | TESSERA_WAIT_CAN_SEND;
-  ASSERT_EQ(rig.Csr(0, TESSERA_CSR_WAIT_UNTIL, idle_or_send).result, TESSERA_CSR_BLOCKED);
+  ASSERT_EQ(rig.Csr(0, TESSERA_CSR_WAIT_UNTIL, idle_or_send).result, TESSERA_ACCESS_BLOCKED);
   // Hart 1's board is sampled idle, then hart 1 leaves its call and runs.
-  ASSERT_EQ(rig.Idle(1, true).result, TESSERA_CSR_BLOCKED);
-  ASSERT_EQ(rig.Csr(1, TESSERA_CSR_CAN_SEND).result, TESSERA_CSR_DONE);
+  ASSERT_EQ(rig.Idle(1, true).result, TESSERA_ACCESS_BLOCKED);
+  ASSERT_EQ(rig.Csr(1, TESSERA_CSR_CAN_SEND).result, TESSERA_ACCESS_DONE);
   rig.host_accepts = true;
   tessera_mailbox_host_ready(rig.model());
   ASSERT_EQ(rig.host_took, 1);
   EXPECT_TRUE(rig.Woken(0));  // can-send holds; hart 0 has not issued its CSR again yet
   // That round fails (the host took a message); the next one samples
   // boards 0 and 2 idle and waits for hart 1.
-  ASSERT_EQ(rig.Idle(2, true).result, TESSERA_CSR_BLOCKED);
+  ASSERT_EQ(rig.Idle(2, true).result, TESSERA_ACCESS_BLOCKED);
   EXPECT_EQ(rig.Stats().failed_rounds, 1u);
   const Outcome woken = rig.Csr(0, TESSERA_CSR_WAIT_UNTIL, idle_or_send);
-  ASSERT_EQ(woken.result, TESSERA_CSR_DONE);
+  ASSERT_EQ(woken.result, TESSERA_ACCESS_DONE);
   EXPECT_EQ(woken.value, TESSERA_WAIT_CAN_SEND);  // tinselIdle returned 0: hart 0 runs
-  EXPECT_EQ(rig.Idle(1, true).result, TESSERA_CSR_BLOCKED);
+  EXPECT_EQ(rig.Idle(1, true).result, TESSERA_ACCESS_BLOCKED);
   EXPECT_EQ(rig.Stats().detections, 0u);
   EXPECT_FALSE(rig.Woken(2));
   // Once hart 0 is idle again, the machine has terminated.
   const Outcome last = rig.Idle(0, true);
-  ASSERT_EQ(last.result, TESSERA_CSR_DONE);
+  ASSERT_EQ(last.result, TESSERA_ACCESS_DONE);
   EXPECT_EQ(last.value, kReleasedVoted);
   EXPECT_TRUE(rig.Woken(1));
   EXPECT_TRUE(rig.Woken(2));
@@ -299,17 +303,17 @@ TEST(MailboxIdle, AReleasedThreadsSendDoesNotTurnAnotherReleaseIntoZero) {
   const uint64_t d = rig.Stats().last_detection;
   const uint64_t rtt = tessera_mailbox_idle_rtt(rig.model());
   const Outcome mine = rig.Idle(0, true);
-  ASSERT_EQ(mine.result, TESSERA_CSR_DONE);
+  ASSERT_EQ(mine.result, TESSERA_ACCESS_DONE);
   const Outcome send = rig.Send(0, rig.Id(14), mine.resume_at);
-  ASSERT_EQ(send.result, TESSERA_CSR_DONE);
+  ASSERT_EQ(send.result, TESSERA_ACCESS_DONE);
   EXPECT_EQ(send.resume_at, d + rtt + uint64_t{kL} * rig.Hops(0));  // phase 3 at board 0
   const Outcome theirs = rig.Idle(14, true);
-  ASSERT_EQ(theirs.result, TESSERA_CSR_DONE);
+  ASSERT_EQ(theirs.result, TESSERA_ACCESS_DONE);
   EXPECT_EQ(theirs.value >> 2, 3u);  // the release, with can-recv beside it
   EXPECT_EQ(theirs.value, kReleasedVoted | TESSERA_WAIT_CAN_RECV);
   // The message arrives after hart 14 resumed.
   const Outcome recv = rig.Csr(14, TESSERA_CSR_RECV, 0, theirs.resume_at);
-  ASSERT_EQ(recv.result, TESSERA_CSR_DONE);
+  ASSERT_EQ(recv.result, TESSERA_ACCESS_DONE);
   EXPECT_GT(recv.resume_at, theirs.resume_at);
   EXPECT_EQ(recv.resume_at,
             send.resume_at + tessera_mailbox_latency(rig.model(), rig.Id(0), rig.Id(14), 1));
@@ -327,9 +331,9 @@ TEST(MailboxIdle, HostMessagesCount) {
   rig.RecvFree(3);
   // A message to the host that the host does not take yet keeps it busy.
   rig.host_accepts = false;
-  ASSERT_EQ(rig.Send(4, tessera_host_id(&kSmall)).result, TESSERA_CSR_DONE);
+  ASSERT_EQ(rig.Send(4, tessera_host_id(&kSmall)).result, TESSERA_ACCESS_DONE);
   for (uint32_t h = 0; h < rig.harts(); h++) {
-    ASSERT_EQ(rig.Idle(h, true).result, TESSERA_CSR_BLOCKED) << h;
+    ASSERT_EQ(rig.Idle(h, true).result, TESSERA_ACCESS_BLOCKED) << h;
   }
   EXPECT_EQ(rig.Stats().detections, 0u);
   rig.host_accepts = true;
@@ -361,11 +365,11 @@ TEST(MailboxIdle, MulticastCountsEveryReceiver) {
   Rig rig(kSmall);
   rig.Csr(0, TESSERA_CSR_MCAST_LO, 0b1010);  // threads 1 and 3 of mailbox 3 (harts 13, 15)
   rig.Csr(0, TESSERA_CSR_SEND_LEN, 0);
-  ASSERT_EQ(rig.Csr(0, TESSERA_CSR_MCAST_SEND, 3).result, TESSERA_CSR_DONE);
+  ASSERT_EQ(rig.Csr(0, TESSERA_CSR_MCAST_SEND, 3).result, TESSERA_ACCESS_DONE);
   rig.RecvFree(13);
   for (uint32_t h = 0; h < rig.harts(); h++) {
     if (h != 15) {
-      ASSERT_EQ(rig.Idle(h, true).result, TESSERA_CSR_BLOCKED) << h;
+      ASSERT_EQ(rig.Idle(h, true).result, TESSERA_ACCESS_BLOCKED) << h;
     }
   }
   // Hart 15's copy is still unread.
@@ -400,11 +404,12 @@ TEST(MailboxIdle, TheMasterPositionSetsTheRoundTrip) {
 TEST(MailboxIdle, IdleWithCanSendReturnsAtOnceWhenItHolds) {
   Rig rig(kSmall);
   const Outcome o = rig.Csr(0, TESSERA_CSR_WAIT_UNTIL, kIdleVote | TESSERA_WAIT_CAN_SEND);
-  ASSERT_EQ(o.result, TESSERA_CSR_DONE);
+  ASSERT_EQ(o.result, TESSERA_ACCESS_DONE);
   EXPECT_EQ(o.value, TESSERA_WAIT_CAN_SEND);
   // An idle bit alone is tinselIdle too (can-recv implied).
-  EXPECT_EQ(rig.Csr(1, TESSERA_CSR_WAIT_UNTIL, TESSERA_WAIT_IDLE).result, TESSERA_CSR_BLOCKED);
-  EXPECT_EQ(rig.Csr(2, TESSERA_CSR_WAIT_UNTIL, TESSERA_WAIT_IDLE_VOTE).result, TESSERA_CSR_BLOCKED);
+  EXPECT_EQ(rig.Csr(1, TESSERA_CSR_WAIT_UNTIL, TESSERA_WAIT_IDLE).result, TESSERA_ACCESS_BLOCKED);
+  EXPECT_EQ(rig.Csr(2, TESSERA_CSR_WAIT_UNTIL, TESSERA_WAIT_IDLE_VOTE).result,
+            TESSERA_ACCESS_BLOCKED);
 }
 
 // Many episodes through the CSRs: a ring passes a token once round per
@@ -424,21 +429,21 @@ TEST(MailboxIdle, ManyEpisodesWithTrafficBetween) {
       }
       if (h + 1 < n) {
         const Outcome s = rig.Send(h, rig.Id(h + 1), clock[h]);
-        ASSERT_EQ(s.result, TESSERA_CSR_DONE);
+        ASSERT_EQ(s.result, TESSERA_ACCESS_DONE);
         clock[h] = s.resume_at + 2;
       }
     }
     std::vector<uint32_t> blocked;
     for (uint32_t h = 0; h < n; h++) {
       const Outcome o = rig.Idle(h, episode % 2 == 0, clock[h]);
-      if (o.result == TESSERA_CSR_DONE) {
+      if (o.result == TESSERA_ACCESS_DONE) {
         ASSERT_EQ(h, n - 1);
         clock[h] = o.resume_at;
       }
     }
     for (uint32_t h = 0; h + 1 < n; h++) {
       const Outcome o = rig.Idle(h, true, clock[h]);
-      ASSERT_EQ(o.result, TESSERA_CSR_DONE) << "episode " << episode << " hart " << h;
+      ASSERT_EQ(o.result, TESSERA_ACCESS_DONE) << "episode " << episode << " hart " << h;
       ASSERT_EQ(o.value, episode % 2 == 0 ? kReleasedVoted : kReleased);
       clock[h] = o.resume_at;
     }

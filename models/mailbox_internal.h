@@ -295,7 +295,7 @@ uint32_t mbox_wait_holds(const TesseraMailbox *m, const MboxThread *t,
 uint64_t mbox_send_allowed(TesseraMailbox *m, uint32_t board, uint64_t t);
 void mbox_idle_released(void *opaque, uint32_t hart);
 void mbox_abandon_idle(TesseraMailbox *m, MboxThread *t, uint64_t now);
-TesseraCsrResult mbox_csr_idle(TesseraMailbox *m, MboxThread *t,
+TesseraAccessStatus mbox_csr_idle(TesseraMailbox *m, MboxThread *t,
                                uint32_t conditions, uint64_t now,
                                uint32_t *result, uint64_t *resume_at);
 
@@ -325,7 +325,7 @@ void mbox_trace_from_host(TesseraMailbox *m, uint32_t dest_hart,
                           const MboxMsg *msg);
 /* After a CSR of t returned r (BLOCKED: BLOCK once per wait; anything
  * else after a BLOCK: RESUME at resume_at). */
-void mbox_trace_wait(TesseraMailbox *m, MboxThread *t, TesseraCsrResult r,
+void mbox_trace_wait(TesseraMailbox *m, MboxThread *t, TesseraAccessStatus r,
                      uint64_t now, uint64_t resume_at, uint32_t result);
 /* The termination detector's event hook: forwards to host.event. */
 void mbox_trace_termdet(void *opaque, const TesseraTermdetEvent *e);

@@ -28,7 +28,7 @@ struct HostMessage {
 };
 
 struct CsrOutcome {
-  TesseraCsrResult result;
+  TesseraAccessStatus result;
   uint32_t value;
   uint64_t resume_at;
   TesseraMailboxFault fault;
@@ -105,20 +105,24 @@ class Harness {
     CsrOutcome o{};
     o.value = 0xdeadbeef;
     o.resume_at = 0xdeadbeef;
-    o.result = tessera_mailbox_csr(model_, hart, csr, value, now, &o.value, &o.resume_at, &o.fault);
+    const TesseraAccess a = tessera_mailbox_csr(model_, hart, csr, value, now);
+    o.result = a.status;
+    o.value = a.value;
+    o.resume_at = a.resume_at;
+    o.fault = static_cast<TesseraMailboxFault>(a.code);
     return o;
   }
   // A CSR that must complete.
   CsrOutcome Done(uint32_t hart, uint32_t csr, uint32_t value = 0, uint64_t now = 0) {
     CsrOutcome o = Csr(hart, csr, value, now);
-    EXPECT_EQ(o.result, TESSERA_CSR_DONE)
+    EXPECT_EQ(o.result, TESSERA_ACCESS_DONE)
         << "hart " << hart << " csr 0x" << std::hex << csr << " value 0x" << value << ": "
         << tessera_mailbox_fault_name(o.fault);
     return o;
   }
   TesseraMailboxFault Fault(uint32_t hart, uint32_t csr, uint32_t value = 0, uint64_t now = 0) {
     CsrOutcome o = Csr(hart, csr, value, now);
-    EXPECT_EQ(o.result, TESSERA_CSR_FAULT) << "csr 0x" << std::hex << csr;
+    EXPECT_EQ(o.result, TESSERA_ACCESS_FAULT) << "csr 0x" << std::hex << csr;
     EXPECT_EQ(o.value, 0u);
     EXPECT_EQ(o.resume_at, now);
     return o.fault;
@@ -236,7 +240,7 @@ TEST(MailboxSlots, AnySlotOfTheCallersTileMayBeGivenAndUsed) {
   Harness h(kSmall);
   // Hart 0 gives a slot from hart 1's range and gets its message in it.
   h.Done(0, TESSERA_CSR_FREE, h.Slot(1, 5));
-  ASSERT_EQ(h.Send(2, h.Id(0), 1, 7).result, TESSERA_CSR_DONE);
+  ASSERT_EQ(h.Send(2, h.Id(0), 1, 7).result, TESSERA_ACCESS_DONE);
   EXPECT_EQ(h.RecvTag(0), 7u);
   EXPECT_EQ(h.last_recv, h.Slot(1, 5));
 }
@@ -254,12 +258,12 @@ TEST(MailboxDelivery, PingPongAcrossBoards) {
   EXPECT_EQ(latency, 2 * kTileHop + kL);  // gx 0 -> 3: tile, board, tile
   uint64_t t = 100;
   for (uint32_t round = 0; round < 5; round++) {
-    ASSERT_EQ(h.Send(a, h.Id(b), 1, round, t).result, TESSERA_CSR_DONE);
+    ASSERT_EQ(h.Send(a, h.Id(b), 1, round, t).result, TESSERA_ACCESS_DONE);
     uint64_t at = 0;
     EXPECT_EQ(h.RecvTag(b, t, &at), round);
     EXPECT_EQ(at, t + latency);
     h.Done(b, TESSERA_CSR_FREE, h.last_recv, at);
-    ASSERT_EQ(h.Send(b, h.Id(a), 1, round + 100, at).result, TESSERA_CSR_DONE);
+    ASSERT_EQ(h.Send(b, h.Id(a), 1, round + 100, at).result, TESSERA_ACCESS_DONE);
     EXPECT_EQ(h.RecvTag(a, t, &t), round + 100);
     EXPECT_EQ(t, at + latency);
     h.Done(a, TESSERA_CSR_FREE, h.last_recv, t);
@@ -271,7 +275,7 @@ TEST(MailboxDelivery, OneToFourFlitsArriveWholeAndNothingMore) {
   h.GiveAll(5);
   for (uint32_t flits = 1; flits <= 4; flits++) {
     std::memset(h.Bytes(5, h.Slot(5, flits)), 0xee, TESSERA_BYTES_PER_SLOT);
-    ASSERT_EQ(h.Send(0, h.Id(5), flits, 40 + flits).result, TESSERA_CSR_DONE);
+    ASSERT_EQ(h.Send(0, h.Id(5), flits, 40 + flits).result, TESSERA_ACCESS_DONE);
     const uint32_t slot = h.Done(5, TESSERA_CSR_RECV).value;
     ASSERT_EQ(slot, h.Slot(5, flits));  // given slots are used in FIFO order
     const uint8_t* p = h.Bytes(5, slot);
@@ -288,7 +292,7 @@ TEST(MailboxDelivery, OneToFourFlitsArriveWholeAndNothingMore) {
 TEST(MailboxDelivery, TheMessageIsCopiedAtSendTime) {
   Harness h(kSmall);
   h.GiveAll(1);
-  ASSERT_EQ(h.Send(0, h.Id(1), 1, 3).result, TESSERA_CSR_DONE);
+  ASSERT_EQ(h.Send(0, h.Id(1), 1, 3).result, TESSERA_ACCESS_DONE);
   h.Fill(0, 9, 4);  // scribble over the send slot straight after
   EXPECT_EQ(h.RecvTag(1), 3u);
 }
@@ -313,7 +317,7 @@ TEST(MailboxDelivery, InOrderPerSenderReceiverPairUnderInterleaving) {
       const uint32_t s = senders[pick];
       if (next_to_send[pick] < 20 && h.Done(s, TESSERA_CSR_CAN_SEND).value == 1) {
         const uint32_t tag = pick * 20 + next_to_send[pick]++;
-        ASSERT_EQ(h.Send(s, h.Id(receiver), 1 + tag % 4, tag, now).result, TESSERA_CSR_DONE);
+        ASSERT_EQ(h.Send(s, h.Id(receiver), 1 + tag % 4, tag, now).result, TESSERA_ACCESS_DONE);
       }
       continue;
     }
@@ -337,8 +341,8 @@ TEST(MailboxDelivery, RecvTakesTheEarliestArrivalInModelledTimeNotInHostOrder) {
   Harness h(kSmall);
   const uint32_t receiver = 0, late = 1, early = 2;  // all on tile 0: no latency
   h.GiveAll(receiver);
-  ASSERT_EQ(h.Send(late, h.Id(receiver), 1, 7, 900).result, TESSERA_CSR_DONE);
-  ASSERT_EQ(h.Send(early, h.Id(receiver), 1, 8, 100).result, TESSERA_CSR_DONE);
+  ASSERT_EQ(h.Send(late, h.Id(receiver), 1, 7, 900).result, TESSERA_ACCESS_DONE);
+  ASSERT_EQ(h.Send(early, h.Id(receiver), 1, 8, 100).result, TESSERA_ACCESS_DONE);
   uint64_t at = 0;
   EXPECT_EQ(h.RecvTag(receiver, 50, &at), 8u);
   EXPECT_EQ(at, 100u);
@@ -353,12 +357,12 @@ TEST(MailboxDelivery, APairsMessagesStayInOrderWhateverTheirTimes) {
   Harness h(kSmall);
   const uint32_t receiver = 0, sender = 1;
   h.Give(receiver, 1);  // one slot only
-  ASSERT_EQ(h.Send(sender, h.Id(receiver), 1, 1, 10).result, TESSERA_CSR_DONE);
-  ASSERT_EQ(h.Send(sender, h.Id(receiver), 1, 2, 20).result, TESSERA_CSR_DONE);  // waits
+  ASSERT_EQ(h.Send(sender, h.Id(receiver), 1, 1, 10).result, TESSERA_ACCESS_DONE);
+  ASSERT_EQ(h.Send(sender, h.Id(receiver), 1, 2, 20).result, TESSERA_ACCESS_DONE);  // waits
   uint64_t at = 0;
   EXPECT_EQ(h.RecvTag(receiver, 500, &at), 1u);
   h.Done(receiver, TESSERA_CSR_FREE, h.last_recv, at);  // message 2 now, at 500
-  ASSERT_EQ(h.Send(sender, h.Id(receiver), 1, 3, 30).result, TESSERA_CSR_DONE);
+  ASSERT_EQ(h.Send(sender, h.Id(receiver), 1, 3, 30).result, TESSERA_ACCESS_DONE);
   h.Give(receiver, 2);  // message 3 arrives at 30, earlier than message 2's 500
   EXPECT_EQ(h.RecvTag(receiver, at, &at), 2u);
   h.Done(receiver, TESSERA_CSR_FREE, h.last_recv, at);
@@ -368,7 +372,7 @@ TEST(MailboxDelivery, APairsMessagesStayInOrderWhateverTheirTimes) {
 TEST(MailboxDelivery, MessagesToItselfAndWithinATileCostNothing) {
   Harness h(kSmall);
   h.GiveAll(0);
-  ASSERT_EQ(h.Send(0, h.Id(0), 2, 5, 77).result, TESSERA_CSR_DONE);
+  ASSERT_EQ(h.Send(0, h.Id(0), 2, 5, 77).result, TESSERA_ACCESS_DONE);
   uint64_t at = 0;
   EXPECT_EQ(h.RecvTag(0, 77, &at), 5u);
   EXPECT_EQ(at, 77u);
@@ -387,7 +391,7 @@ TEST(MailboxDelivery, MulticastReachesExactlyTheThreadsOfTheMask) {
   h.Done(sender, TESSERA_CSR_MCAST_HI, static_cast<uint32_t>(mask >> 32));
   h.Done(sender, TESSERA_CSR_MCAST_LO, static_cast<uint32_t>(mask));
   ASSERT_EQ(h.Done(sender, TESSERA_CSR_MCAST_SEND, 0 /* mailbox of tile 0 */, 10).result,
-            TESSERA_CSR_DONE);
+            TESSERA_ACCESS_DONE);
   for (uint32_t t = 0; t < 64; t++) {
     const bool chosen = (mask >> t) & 1;
     ASSERT_EQ(h.Done(t, TESSERA_CSR_CAN_RECV).value, chosen ? 1u : 0u) << "thread " << t;
@@ -431,11 +435,11 @@ TEST(MailboxBackPressure, SenderStallsAfterBufferFlitsAndNothingIsLost) {
   // Two-flit messages: eight fit in the network, the ninth waits in the
   // sender's outbound register.
   for (; sent < kBuffer / 2; sent++) {
-    ASSERT_EQ(h.Send(sender, h.Id(receiver), 2, sent, sent).result, TESSERA_CSR_DONE);
+    ASSERT_EQ(h.Send(sender, h.Id(receiver), 2, sent, sent).result, TESSERA_ACCESS_DONE);
     ASSERT_EQ(h.Done(sender, TESSERA_CSR_CAN_SEND).value, 1u) << "after " << sent + 1;
   }
   EXPECT_EQ(tessera_mailbox_thread_counts(h.model(), sender).sent, kBuffer / 2);
-  ASSERT_EQ(h.Send(sender, h.Id(receiver), 2, sent, 100).result, TESSERA_CSR_DONE);
+  ASSERT_EQ(h.Send(sender, h.Id(receiver), 2, sent, 100).result, TESSERA_ACCESS_DONE);
   sent++;
   EXPECT_EQ(h.Done(sender, TESSERA_CSR_CAN_SEND).value, 0u);
   EXPECT_FALSE(tessera_mailbox_can_send(h.model(), sender));
@@ -443,7 +447,7 @@ TEST(MailboxBackPressure, SenderStallsAfterBufferFlitsAndNothingIsLost) {
   EXPECT_EQ(tessera_mailbox_thread_counts(h.model(), sender).sent, kBuffer / 2);
   EXPECT_EQ(h.Send(sender, h.Id(receiver), 1, 99, 101).fault, TESSERA_FAULT_SEND_BUSY);
   ASSERT_EQ(h.Csr(sender, TESSERA_CSR_WAIT_UNTIL, TESSERA_WAIT_CAN_SEND, 102).result,
-            TESSERA_CSR_BLOCKED);
+            TESSERA_ACCESS_BLOCKED);
   EXPECT_EQ(tessera_mailbox_waiting(h.model(), sender), TESSERA_WAIT_CAN_SEND);
   EXPECT_TRUE(h.wakes.empty());
 
@@ -470,10 +474,10 @@ TEST(MailboxBackPressure, SenderStallsAfterBufferFlitsAndNothingIsLost) {
 TEST(MailboxBackPressure, BlockedSendersEnterInFifoOrder) {
   Harness h(kSmall, 4);
   const uint32_t receiver = 4;
-  ASSERT_EQ(h.Send(0, h.Id(receiver), 4, 1).result, TESSERA_CSR_DONE);  // fills the buffer
-  ASSERT_EQ(h.Send(8, h.Id(receiver), 4, 2).result, TESSERA_CSR_DONE);  // held
-  ASSERT_EQ(h.Send(1, h.Id(receiver), 1, 3).result, TESSERA_CSR_DONE);  // held behind it
-  ASSERT_EQ(h.Send(12, h.Id(5), 1, 4).result, TESSERA_CSR_DONE);  // same mailbox, other thread
+  ASSERT_EQ(h.Send(0, h.Id(receiver), 4, 1).result, TESSERA_ACCESS_DONE);  // fills the buffer
+  ASSERT_EQ(h.Send(8, h.Id(receiver), 4, 2).result, TESSERA_ACCESS_DONE);  // held
+  ASSERT_EQ(h.Send(1, h.Id(receiver), 1, 3).result, TESSERA_ACCESS_DONE);  // held behind it
+  ASSERT_EQ(h.Send(12, h.Id(5), 1, 4).result, TESSERA_ACCESS_DONE);  // same mailbox, other thread
   EXPECT_EQ(h.Done(8, TESSERA_CSR_CAN_SEND).value, 0u);
   EXPECT_EQ(h.Done(1, TESSERA_CSR_CAN_SEND).value, 0u);
   EXPECT_EQ(h.Done(12, TESSERA_CSR_CAN_SEND).value, 0u);  // the mailbox's buffer is shared
@@ -495,11 +499,11 @@ TEST(MailboxBackPressure, AReceiverThatNeverGivesSlotsStallsOnlyItsMailbox) {
   Harness h(kSmall, 8);
   h.GiveAll(8);
   for (uint32_t i = 0; i < 3; i++) {
-    ASSERT_EQ(h.Send(0, h.Id(4), 4, i).result, TESSERA_CSR_DONE);
+    ASSERT_EQ(h.Send(0, h.Id(4), 4, i).result, TESSERA_ACCESS_DONE);
   }
   EXPECT_EQ(h.Done(0, TESSERA_CSR_CAN_SEND).value, 0u);
   // Another mailbox is unaffected.
-  ASSERT_EQ(h.Send(1, h.Id(8), 4, 7).result, TESSERA_CSR_DONE);
+  ASSERT_EQ(h.Send(1, h.Id(8), 4, 7).result, TESSERA_ACCESS_DONE);
   EXPECT_EQ(h.Done(1, TESSERA_CSR_CAN_SEND).value, 1u);
   EXPECT_EQ(h.RecvTag(8), 7u);
 }
@@ -545,7 +549,7 @@ TEST(MailboxTime, UncontendedArrivalIsSendTimePlusLatencyForEveryPair) {
   }
   for (uint32_t dest = 0; dest < n; dest++) {
     const uint64_t t = 1000 * (dest + 1);  // far apart: no contention
-    ASSERT_EQ(h.Send(0, h.Id(dest), 1, dest % 200, t).result, TESSERA_CSR_DONE);
+    ASSERT_EQ(h.Send(0, h.Id(dest), 1, dest % 200, t).result, TESSERA_ACCESS_DONE);
     uint64_t at = 0;
     h.RecvTag(dest, 0, &at);
     EXPECT_EQ(at, t + tessera_mailbox_latency(h.model(), 0, h.Id(dest), 1)) << "to hart " << dest;
@@ -557,9 +561,9 @@ TEST(MailboxTime, LinksSerialiseMessagesFlitByFlit) {
   const uint32_t a = 0, b = 1, dest = 8;  // same tile -> tile 0 of board 1
   h.GiveAll(dest);
   const uint64_t latency = tessera_mailbox_latency(h.model(), h.Id(a), h.Id(dest), 4);
-  ASSERT_EQ(h.Send(a, h.Id(dest), 4, 1, 100).result, TESSERA_CSR_DONE);
-  ASSERT_EQ(h.Send(b, h.Id(dest), 4, 2, 100).result, TESSERA_CSR_DONE);
-  ASSERT_EQ(h.Send(b, h.Id(dest), 1, 3, 150).result, TESSERA_CSR_DONE);  // link long free
+  ASSERT_EQ(h.Send(a, h.Id(dest), 4, 1, 100).result, TESSERA_ACCESS_DONE);
+  ASSERT_EQ(h.Send(b, h.Id(dest), 4, 2, 100).result, TESSERA_ACCESS_DONE);
+  ASSERT_EQ(h.Send(b, h.Id(dest), 1, 3, 150).result, TESSERA_ACCESS_DONE);  // link long free
   uint64_t first = 0, second = 0, third = 0;
   EXPECT_EQ(h.RecvTag(dest, 0, &first), 1u);
   EXPECT_EQ(h.RecvTag(dest, 0, &second), 2u);
@@ -568,7 +572,7 @@ TEST(MailboxTime, LinksSerialiseMessagesFlitByFlit) {
   EXPECT_EQ(second, 100 + latency + 4);  // waited 4 cycles for the first link
   EXPECT_EQ(third, 150 + latency);
   // A message that is earlier in modelled time never waits for a later one.
-  ASSERT_EQ(h.Send(a, h.Id(dest), 1, 4, 120).result, TESSERA_CSR_DONE);
+  ASSERT_EQ(h.Send(a, h.Id(dest), 1, 4, 120).result, TESSERA_ACCESS_DONE);
   uint64_t fourth = 0;
   h.RecvTag(dest, 0, &fourth);
   EXPECT_EQ(fourth, 120 + latency);
@@ -577,8 +581,8 @@ TEST(MailboxTime, LinksSerialiseMessagesFlitByFlit) {
 TEST(MailboxTime, ReceiveResumesAtArrivalOrNow) {
   Harness h(kSmall);
   h.GiveAll(9);
-  ASSERT_EQ(h.Send(0, h.Id(9), 1, 1, 500).result, TESSERA_CSR_DONE);
-  ASSERT_EQ(h.Send(0, h.Id(9), 1, 2, 510).result, TESSERA_CSR_DONE);
+  ASSERT_EQ(h.Send(0, h.Id(9), 1, 1, 500).result, TESSERA_ACCESS_DONE);
+  ASSERT_EQ(h.Send(0, h.Id(9), 1, 2, 510).result, TESSERA_ACCESS_DONE);
   const uint64_t latency = tessera_mailbox_latency(h.model(), h.Id(0), h.Id(9), 1);
   uint64_t at = 0;
   h.RecvTag(9, 0, &at);  // the receiver's clock is behind: it jumps
@@ -619,7 +623,7 @@ TEST(MailboxTime, IdenticalCallSequencesGiveIdenticalResultsAndTimes) {
           break;
         default:
           o = h.Csr(hart, TESSERA_CSR_WAIT_UNTIL, TESSERA_WAIT_CAN_RECV, clock[hart]);
-          if (o.result == TESSERA_CSR_DONE) {
+          if (o.result == TESSERA_ACCESS_DONE) {
             clock[hart] = o.resume_at;
           }
           break;
@@ -688,7 +692,7 @@ TEST(MailboxFaults, GivingASlotHardwareOwnsIsADoubleFree) {
   h.Give(0, 1);
   EXPECT_EQ(h.Fault(0, TESSERA_CSR_FREE, h.Slot(0, 1)), TESSERA_FAULT_DOUBLE_FREE);
   // Also while it holds a message not yet received, and by another thread.
-  ASSERT_EQ(h.Send(1, h.Id(0), 1, 1).result, TESSERA_CSR_DONE);
+  ASSERT_EQ(h.Send(1, h.Id(0), 1, 1).result, TESSERA_ACCESS_DONE);
   EXPECT_EQ(h.Fault(0, TESSERA_CSR_FREE, h.Slot(0, 1)), TESSERA_FAULT_DOUBLE_FREE);
   EXPECT_EQ(h.Fault(2, TESSERA_CSR_FREE, h.Slot(0, 1)), TESSERA_FAULT_DOUBLE_FREE);
   EXPECT_EQ(h.RecvTag(0), 1u);
@@ -704,8 +708,8 @@ TEST(MailboxFaults, ReceiveWithNothingWaitingIsRecvEmpty) {
 
 TEST(MailboxFaults, SendWhileCanSendIsZeroIsSendBusy) {
   Harness h(kSmall, 4);
-  ASSERT_EQ(h.Send(0, h.Id(4), 4, 1).result, TESSERA_CSR_DONE);
-  ASSERT_EQ(h.Send(0, h.Id(4), 4, 2).result, TESSERA_CSR_DONE);  // held
+  ASSERT_EQ(h.Send(0, h.Id(4), 4, 1).result, TESSERA_ACCESS_DONE);
+  ASSERT_EQ(h.Send(0, h.Id(4), 4, 2).result, TESSERA_ACCESS_DONE);  // held
   EXPECT_EQ(h.Fault(0, TESSERA_CSR_SEND, h.Id(5)), TESSERA_FAULT_SEND_BUSY);
   h.Done(0, TESSERA_CSR_MCAST_LO, 1);
   EXPECT_EQ(h.Fault(0, TESSERA_CSR_MCAST_SEND, 1), TESSERA_FAULT_SEND_BUSY);
@@ -726,11 +730,11 @@ TEST(MailboxFaults, OtherCsrsAndHartsAreNotTheMailboxs) {
   for (const uint32_t csr : {0x800u, 0x804u, 0x80bu, 0x80cu, 0x80fu, 0x810u, 0x815u,
                              uint32_t{TESSERA_CSR_HART_ID}, uint32_t{TESSERA_CSR_CYCLE}}) {
     const CsrOutcome o = h.Csr(0, csr, 1, 5);
-    EXPECT_EQ(o.result, TESSERA_CSR_UNKNOWN) << std::hex << csr;
+    EXPECT_EQ(o.result, TESSERA_ACCESS_UNKNOWN) << std::hex << csr;
     EXPECT_EQ(o.value, 0u);
     EXPECT_EQ(o.resume_at, 5u);
   }
-  EXPECT_EQ(h.Csr(16, TESSERA_CSR_CAN_SEND).result, TESSERA_CSR_UNKNOWN);
+  EXPECT_EQ(h.Csr(16, TESSERA_CSR_CAN_SEND).result, TESSERA_ACCESS_UNKNOWN);
   EXPECT_EQ(h.Done(0, TESSERA_CSR_MBOX_FAULT).value, 0u);
 }
 
@@ -743,10 +747,12 @@ TEST(MailboxFaults, EveryFaultHasAName) {
   EXPECT_STREQ(tessera_mailbox_fault_name(TESSERA_FAULT_DOUBLE_FREE), "double free");
 }
 
-TEST(MailboxFaults, NullOutputPointersAreAllowed) {
+TEST(MailboxFaults, AFaultNamesItself) {
   Harness h(kSmall);
-  EXPECT_EQ(tessera_mailbox_csr(h.model(), 0, TESSERA_CSR_RECV, 0, 0, nullptr, nullptr, nullptr),
-            TESSERA_CSR_FAULT);
+  const TesseraAccess a = tessera_mailbox_csr(h.model(), 0, TESSERA_CSR_RECV, 0, 0);
+  EXPECT_EQ(a.status, TESSERA_ACCESS_FAULT);
+  EXPECT_EQ(a.code, TESSERA_FAULT_RECV_EMPTY);
+  EXPECT_STREQ(a.error, tessera_mailbox_fault_name(TESSERA_FAULT_RECV_EMPTY));
 }
 
 // ---------------------------------------------------------------------------
@@ -757,15 +763,15 @@ TEST(MailboxWake, CanRecvWaiterIsWokenOnceWhenAMessageIsDelivered) {
   Harness h(kSmall);
   h.GiveAll(6);
   ASSERT_EQ(h.Csr(6, TESSERA_CSR_WAIT_UNTIL, TESSERA_WAIT_CAN_RECV, 50).result,
-            TESSERA_CSR_BLOCKED);
+            TESSERA_ACCESS_BLOCKED);
   // Issuing it again while blocked changes nothing.
   ASSERT_EQ(h.Csr(6, TESSERA_CSR_WAIT_UNTIL, TESSERA_WAIT_CAN_RECV, 50).result,
-            TESSERA_CSR_BLOCKED);
+            TESSERA_ACCESS_BLOCKED);
   EXPECT_EQ(tessera_mailbox_waiting(h.model(), 6), TESSERA_WAIT_CAN_RECV);
-  ASSERT_EQ(h.Send(0, h.Id(7), 1, 1).result, TESSERA_CSR_DONE);  // someone else's message
+  ASSERT_EQ(h.Send(0, h.Id(7), 1, 1).result, TESSERA_ACCESS_DONE);  // someone else's message
   EXPECT_TRUE(h.wakes.empty());
-  ASSERT_EQ(h.Send(0, h.Id(6), 1, 2, 1000).result, TESSERA_CSR_DONE);
-  ASSERT_EQ(h.Send(1, h.Id(6), 1, 3, 1000).result, TESSERA_CSR_DONE);
+  ASSERT_EQ(h.Send(0, h.Id(6), 1, 2, 1000).result, TESSERA_ACCESS_DONE);
+  ASSERT_EQ(h.Send(1, h.Id(6), 1, 3, 1000).result, TESSERA_ACCESS_DONE);
   EXPECT_EQ(h.wakes, std::vector<uint32_t>{6});  // once
   const CsrOutcome o = h.Done(6, TESSERA_CSR_WAIT_UNTIL, TESSERA_WAIT_CAN_RECV, 50);
   EXPECT_EQ(o.value, TESSERA_WAIT_CAN_RECV);
@@ -774,12 +780,12 @@ TEST(MailboxWake, CanRecvWaiterIsWokenOnceWhenAMessageIsDelivered) {
 
 TEST(MailboxWake, WaiterForBothIsWokenByEither) {
   Harness h(kSmall, 4);
-  ASSERT_EQ(h.Send(0, h.Id(4), 4, 1).result, TESSERA_CSR_DONE);
-  ASSERT_EQ(h.Send(0, h.Id(4), 4, 2).result, TESSERA_CSR_DONE);  // held: can-send 0
+  ASSERT_EQ(h.Send(0, h.Id(4), 4, 1).result, TESSERA_ACCESS_DONE);
+  ASSERT_EQ(h.Send(0, h.Id(4), 4, 2).result, TESSERA_ACCESS_DONE);  // held: can-send 0
   h.Give(0, 1);
   ASSERT_EQ(h.Csr(0, TESSERA_CSR_WAIT_UNTIL, TESSERA_WAIT_CAN_SEND | TESSERA_WAIT_CAN_RECV).result,
-            TESSERA_CSR_BLOCKED);
-  ASSERT_EQ(h.Send(9, h.Id(0), 1, 3).result, TESSERA_CSR_DONE);
+            TESSERA_ACCESS_BLOCKED);
+  ASSERT_EQ(h.Send(9, h.Id(0), 1, 3).result, TESSERA_ACCESS_DONE);
   EXPECT_EQ(h.wakes, std::vector<uint32_t>{0});
   EXPECT_EQ(h.Done(0, TESSERA_CSR_WAIT_UNTIL, TESSERA_WAIT_CAN_SEND | TESSERA_WAIT_CAN_RECV).value,
             TESSERA_WAIT_CAN_RECV);  // only what holds
@@ -788,10 +794,10 @@ TEST(MailboxWake, WaiterForBothIsWokenByEither) {
 TEST(MailboxWake, AnyOtherCsrEndsTheWaitSoNoStaleWake) {
   Harness h(kSmall);
   h.GiveAll(2);
-  ASSERT_EQ(h.Csr(2, TESSERA_CSR_WAIT_UNTIL, TESSERA_WAIT_CAN_RECV).result, TESSERA_CSR_BLOCKED);
+  ASSERT_EQ(h.Csr(2, TESSERA_CSR_WAIT_UNTIL, TESSERA_WAIT_CAN_RECV).result, TESSERA_ACCESS_BLOCKED);
   h.Done(2, TESSERA_CSR_CAN_RECV);  // e.g. re-executed after an interrupt, then polled
   EXPECT_EQ(tessera_mailbox_waiting(h.model(), 2), 0u);
-  ASSERT_EQ(h.Send(0, h.Id(2), 1, 1).result, TESSERA_CSR_DONE);
+  ASSERT_EQ(h.Send(0, h.Id(2), 1, 1).result, TESSERA_ACCESS_DONE);
   EXPECT_TRUE(h.wakes.empty());
 }
 
@@ -810,7 +816,7 @@ TEST(MailboxCounts, SentOnEnteringTheNetworkReceivedOnFreeingTheSlot) {
   Harness h(kSmall, 4);
   const uint32_t a = 0, b = 9;  // boards 0 and 1
   h.Give(b, 1);
-  ASSERT_EQ(h.Send(a, h.Id(b), 1, 1).result, TESSERA_CSR_DONE);
+  ASSERT_EQ(h.Send(a, h.Id(b), 1, 1).result, TESSERA_ACCESS_DONE);
   EXPECT_EQ(tessera_mailbox_board_counts(h.model(), 0).sent, 1u);
   EXPECT_EQ(tessera_mailbox_board_counts(h.model(), 1).received, 0u);
   h.RecvTag(b);
@@ -823,8 +829,8 @@ TEST(MailboxCounts, SentOnEnteringTheNetworkReceivedOnFreeingTheSlot) {
   h.Give(b, 2);
   EXPECT_EQ(tessera_mailbox_board_counts(h.model(), 1).received, 1u);
   // A held send is not sent yet.
-  ASSERT_EQ(h.Send(a, h.Id(12), 4, 2).result, TESSERA_CSR_DONE);
-  ASSERT_EQ(h.Send(a, h.Id(12), 4, 3).result, TESSERA_CSR_DONE);
+  ASSERT_EQ(h.Send(a, h.Id(12), 4, 2).result, TESSERA_ACCESS_DONE);
+  ASSERT_EQ(h.Send(a, h.Id(12), 4, 3).result, TESSERA_ACCESS_DONE);
   EXPECT_EQ(tessera_mailbox_board_counts(h.model(), 0).sent, 2u);
   h.Give(12, 1);
   EXPECT_EQ(tessera_mailbox_board_counts(h.model(), 0).sent, 3u);
@@ -838,10 +844,10 @@ TEST(MailboxCounts, SentMinusReceivedIsWhatIsInFlight) {
     h.Give(hart, 1);
   }
   // Thread to thread, a multicast, the host in both directions.
-  ASSERT_EQ(h.Send(0, h.Id(9), 1, 1).result, TESSERA_CSR_DONE);
+  ASSERT_EQ(h.Send(0, h.Id(9), 1, 1).result, TESSERA_ACCESS_DONE);
   h.Done(3, TESSERA_CSR_MCAST_LO, 0b1111);
   h.Done(3, TESSERA_CSR_MCAST_SEND, 2);  // board 1, first tile
-  ASSERT_EQ(h.Send(5, h.HostId(), 1, 1).result, TESSERA_CSR_DONE);
+  ASSERT_EQ(h.Send(5, h.HostId(), 1, 1).result, TESSERA_ACCESS_DONE);
   const uint8_t bytes[16] = {1};
   ASSERT_TRUE(tessera_mailbox_inject(h.model(), h.Id(1), bytes, 1, 0));
   auto in_flight = [&] {
@@ -869,7 +875,7 @@ TEST(MailboxCounts, SentMinusReceivedIsWhatIsInFlight) {
 
 TEST(MailboxHost, MessagesToTheHostIdLeaveThroughToHost) {
   Harness h(kSmall);
-  ASSERT_EQ(h.Send(9, h.HostId(), 3, 5, 1000).result, TESSERA_CSR_DONE);
+  ASSERT_EQ(h.Send(9, h.HostId(), 3, 5, 1000).result, TESSERA_ACCESS_DONE);
   ASSERT_EQ(h.to_host.size(), 1u);
   EXPECT_EQ(h.to_host[0].src, h.Id(9));
   EXPECT_EQ(h.to_host[0].flits, 3u);
@@ -882,12 +888,12 @@ TEST(MailboxHost, MessagesToTheHostIdLeaveThroughToHost) {
 TEST(MailboxHost, ARefusingHostStallsTheSenderUntilItIsReady) {
   Harness h(kSmall);
   h.host_accepts = false;
-  ASSERT_EQ(h.Send(4, h.HostId(), 1, 1).result, TESSERA_CSR_DONE);
-  ASSERT_EQ(h.Send(7, h.HostId(), 1, 2).result, TESSERA_CSR_DONE);
+  ASSERT_EQ(h.Send(4, h.HostId(), 1, 1).result, TESSERA_ACCESS_DONE);
+  ASSERT_EQ(h.Send(7, h.HostId(), 1, 2).result, TESSERA_ACCESS_DONE);
   EXPECT_EQ(h.Done(4, TESSERA_CSR_CAN_SEND).value, 0u);
   EXPECT_EQ(h.Done(7, TESSERA_CSR_CAN_SEND).value, 0u);
   EXPECT_EQ(h.host_refusals, 1);  // the second waits behind the first
-  ASSERT_EQ(h.Csr(7, TESSERA_CSR_WAIT_UNTIL, TESSERA_WAIT_CAN_SEND).result, TESSERA_CSR_BLOCKED);
+  ASSERT_EQ(h.Csr(7, TESSERA_CSR_WAIT_UNTIL, TESSERA_WAIT_CAN_SEND).result, TESSERA_ACCESS_BLOCKED);
   tessera_mailbox_host_ready(h.model());  // still refusing
   EXPECT_TRUE(h.to_host.empty());
   h.host_accepts = true;
@@ -952,7 +958,7 @@ std::string RandomRun(Harness& h, uint32_t seed, int operations) {
         const CsrOutcome o = h.Csr(woken, csr, value, now);
         log << "retry " << woken << ": " << o.result << " " << o.value << " " << o.resume_at
             << "\n";
-        if (o.result == TESSERA_CSR_BLOCKED) {
+        if (o.result == TESSERA_ACCESS_BLOCKED) {
           blocked[woken] = {csr, value};
         }
       }
@@ -1000,7 +1006,7 @@ std::string RandomRun(Harness& h, uint32_t seed, int operations) {
     const CsrOutcome o = h.Csr(hart, csr, value, now);
     log << hart << " csr " << csr << ": " << o.result << " " << o.value << " " << o.resume_at << " "
         << o.fault << "\n";
-    if (o.result == TESSERA_CSR_BLOCKED) {
+    if (o.result == TESSERA_ACCESS_BLOCKED) {
       blocked[hart] = {csr, value};
     }
   }
@@ -1014,7 +1020,8 @@ std::string RandomRun(Harness& h, uint32_t seed, int operations) {
         continue;
       }
       for (uint32_t n = 1; n < h.SlotsPerThread(); n++) {  // faults for slots hardware has
-        progress |= h.Csr(hart, TESSERA_CSR_FREE, h.Slot(hart, n), now).result == TESSERA_CSR_DONE;
+        progress |=
+            h.Csr(hart, TESSERA_CSR_FREE, h.Slot(hart, n), now).result == TESSERA_ACCESS_DONE;
       }
       while (tessera_mailbox_can_recv(h.model(), hart)) {
         const uint32_t slot = h.Done(hart, TESSERA_CSR_RECV, 0, now).value;
@@ -1028,7 +1035,7 @@ std::string RandomRun(Harness& h, uint32_t seed, int operations) {
     if (blocked.count(hart) == 0) {
       const CsrOutcome o = h.Csr(hart, TESSERA_CSR_WAIT_UNTIL, idle, now);
       log << "idle " << hart << ": " << o.result << " " << o.value << "\n";
-      if (o.result == TESSERA_CSR_BLOCKED) {
+      if (o.result == TESSERA_ACCESS_BLOCKED) {
         blocked[hart] = {TESSERA_CSR_WAIT_UNTIL, idle};
       }
     }
@@ -1065,7 +1072,7 @@ TEST(MailboxPeek, ShowsEachCsrsStateAndChangesNothing) {
   // stays blocked (the send below still wakes it).
   h.GiveAll(receiver);
   ASSERT_EQ(h.Csr(receiver, TESSERA_CSR_WAIT_UNTIL, TESSERA_WAIT_CAN_RECV).result,
-            TESSERA_CSR_BLOCKED);
+            TESSERA_ACCESS_BLOCKED);
   for (int i = 0; i < 2; i++) {
     EXPECT_EQ(peek(receiver, TESSERA_CSR_WAIT_UNTIL), TESSERA_WAIT_CAN_RECV);
   }
@@ -1073,7 +1080,7 @@ TEST(MailboxPeek, ShowsEachCsrsStateAndChangesNothing) {
 
   h.Done(sender, TESSERA_CSR_MCAST_HI, 0x12);
   h.Done(sender, TESSERA_CSR_MCAST_LO, 0x34);
-  ASSERT_EQ(h.Send(sender, h.Id(receiver), 3, 7).result, TESSERA_CSR_DONE);
+  ASSERT_EQ(h.Send(sender, h.Id(receiver), 3, 7).result, TESSERA_ACCESS_DONE);
   EXPECT_EQ(h.wakes, std::vector<uint32_t>{receiver});
   EXPECT_EQ(peek(sender, TESSERA_CSR_SEND_LEN), 2u);
   EXPECT_EQ(peek(sender, TESSERA_CSR_MCAST_HI), 0x12u);
@@ -1141,15 +1148,15 @@ TEST(MailboxWaits, ABlockedWaitIsReportedUntilTheWake) {
   Harness h(kSmall);
   h.GiveAll(3);
   EXPECT_EQ(h.Csr(3, TESSERA_CSR_WAIT_UNTIL, TESSERA_WAIT_CAN_RECV, 40).result,
-            TESSERA_CSR_BLOCKED);
+            TESSERA_ACCESS_BLOCKED);
   EXPECT_EQ(tessera_waits_count(h.waits()), 1u);
   EXPECT_STREQ(tessera_waits_operation(h.waits(), 3), "mailbox wait-until can-recv (to receive)");
   EXPECT_EQ(tessera_waits_since(h.waits(), 3), 40u);
   // Issued again while blocked (a spurious wake): still the first cycle.
   EXPECT_EQ(h.Csr(3, TESSERA_CSR_WAIT_UNTIL, TESSERA_WAIT_CAN_RECV, 40).result,
-            TESSERA_CSR_BLOCKED);
+            TESSERA_ACCESS_BLOCKED);
   EXPECT_EQ(tessera_waits_count(h.waits()), 1u);
-  EXPECT_EQ(h.Send(0, h.Id(3), 1, 7).result, TESSERA_CSR_DONE);
+  EXPECT_EQ(h.Send(0, h.Id(3), 1, 7).result, TESSERA_ACCESS_DONE);
   EXPECT_EQ(h.wakes, std::vector<uint32_t>{3});
   EXPECT_EQ(tessera_waits_count(h.waits()), 0u);  // woken: no longer stopped
   EXPECT_EQ(tessera_waits_operation(h.waits(), 3), nullptr);
@@ -1157,11 +1164,11 @@ TEST(MailboxWaits, ABlockedWaitIsReportedUntilTheWake) {
 
 TEST(MailboxWaits, AnotherCsrEndsTheWaitAndResetForgetsIt) {
   Harness h(kSmall);
-  EXPECT_EQ(h.Csr(5, TESSERA_CSR_WAIT_UNTIL, TESSERA_WAIT_CAN_RECV).result, TESSERA_CSR_BLOCKED);
+  EXPECT_EQ(h.Csr(5, TESSERA_CSR_WAIT_UNTIL, TESSERA_WAIT_CAN_RECV).result, TESSERA_ACCESS_BLOCKED);
   h.Done(5, TESSERA_CSR_CAN_RECV);
   EXPECT_EQ(tessera_waits_count(h.waits()), 0u);
   EXPECT_EQ(h.Csr(5, TESSERA_CSR_WAIT_UNTIL, TESSERA_WAIT_IDLE | TESSERA_WAIT_IDLE_VOTE).result,
-            TESSERA_CSR_BLOCKED);
+            TESSERA_ACCESS_BLOCKED);
   EXPECT_STREQ(tessera_waits_operation(h.waits(), 5), "mailbox tinselIdle, voting true");
   tessera_mailbox_reset(h.model());
   EXPECT_EQ(tessera_waits_count(h.waits()), 0u);

@@ -119,7 +119,7 @@ void mbox_trace_from_host(TesseraMailbox *m, uint32_t dest_hart,
     emit(m, &e);
 }
 
-void mbox_trace_wait(TesseraMailbox *m, MboxThread *t, TesseraCsrResult r,
+void mbox_trace_wait(TesseraMailbox *m, MboxThread *t, TesseraAccessStatus r,
                      uint64_t now, uint64_t resume_at, uint32_t result)
 {
     TesseraMailboxEvent e;
@@ -127,7 +127,7 @@ void mbox_trace_wait(TesseraMailbox *m, MboxThread *t, TesseraCsrResult r,
     if (!tracing(m)) {
         return;
     }
-    if (r == TESSERA_CSR_BLOCKED) {
+    if (r == TESSERA_ACCESS_BLOCKED) {
         if (!t->traced_block) {
             t->traced_block = true;
             e = event_of(m, t, TESSERA_MAILBOX_EVENT_BLOCK, now);
@@ -139,7 +139,7 @@ void mbox_trace_wait(TesseraMailbox *m, MboxThread *t, TesseraCsrResult r,
     if (t->traced_block) {
         t->traced_block = false;
         e = event_of(m, t, TESSERA_MAILBOX_EVENT_RESUME,
-                     r == TESSERA_CSR_DONE ? resume_at : now);
+                     r == TESSERA_ACCESS_DONE ? resume_at : now);
         e.value = result;
         emit(m, &e);
     }

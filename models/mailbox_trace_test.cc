@@ -24,7 +24,8 @@ class Rig {
   explicit Rig(const TesseraShape& shape = kShape) : shape_(shape) {
     const uint32_t tiles = shape.boards_x * shape.boards_y * shape.tiles_x * shape.tiles_y;
     scratch_.assign(tiles, std::vector<uint8_t>(TESSERA_SCRATCH_SIZE, 0));
-    const TesseraMailboxConfig config{shape, kTileHop, kL, 64, TESSERA_TERMDET_MASTER_ORIGIN, nullptr};
+    const TesseraMailboxConfig config{shape,  kTileHop, kL, 64, TESSERA_TERMDET_MASTER_ORIGIN,
+                                      nullptr};
     TesseraMailboxHost host{};
     host.opaque = this;
     host.scratchpad = [](void* self, uint32_t tile) {
@@ -53,9 +54,10 @@ class Rig {
     const uint32_t in_tile = hart & (tessera_threads_per_tile(&shape_) - 1);
     return TESSERA_SCRATCH_BASE + (in_tile * SlotsPerThread() + n) * TESSERA_BYTES_PER_SLOT;
   }
-  TesseraCsrResult Csr(uint32_t hart, uint32_t csr, uint32_t value = 0, uint64_t now = 0,
-                       uint32_t* result = nullptr, uint64_t* resume_at = nullptr) {
-    return tessera_mailbox_csr(model_, hart, csr, value, now, result, resume_at, nullptr);
+  TesseraAccessStatus Csr(uint32_t hart, uint32_t csr, uint32_t value = 0, uint64_t now = 0,
+                          uint32_t* result = nullptr, uint64_t* resume_at = nullptr) {
+    return tessera_access_unpack(tessera_mailbox_csr(model_, hart, csr, value, now), result,
+                                 resume_at, nullptr);
   }
   void GiveAll(uint32_t hart) {
     for (uint32_t n = 1; n < SlotsPerThread(); n++) Csr(hart, TESSERA_CSR_FREE, Slot(hart, n));
@@ -63,7 +65,7 @@ class Rig {
   void GiveAllEverywhere() {
     for (uint32_t h = 0; h < harts(); h++) GiveAll(h);
   }
-  TesseraCsrResult Send(uint32_t hart, uint32_t dest_id, uint64_t now = 0) {
+  TesseraAccessStatus Send(uint32_t hart, uint32_t dest_id, uint64_t now = 0) {
     Csr(hart, TESSERA_CSR_SEND_LEN, 0, now);
     return Csr(hart, TESSERA_CSR_SEND, dest_id, now);
   }
@@ -71,7 +73,7 @@ class Rig {
   uint32_t RecvFree(uint32_t hart, uint64_t now = 0) {
     uint32_t slot = 0;
     uint64_t at = 0;
-    EXPECT_EQ(Csr(hart, TESSERA_CSR_RECV, 0, now, &slot, &at), TESSERA_CSR_DONE);
+    EXPECT_EQ(Csr(hart, TESSERA_CSR_RECV, 0, now, &slot, &at), TESSERA_ACCESS_DONE);
     Csr(hart, TESSERA_CSR_FREE, slot, at + 1);
     return slot;
   }
@@ -121,7 +123,7 @@ TEST(MailboxTrace, OneIdPairsSendDeliverReceiveAndFree) {
   Rig rig;
   rig.GiveAllEverywhere();
   rig.events.clear();
-  ASSERT_EQ(rig.Send(0, rig.Id(kFar), 100), TESSERA_CSR_DONE);
+  ASSERT_EQ(rig.Send(0, rig.Id(kFar), 100), TESSERA_ACCESS_DONE);
   const uint64_t arrival = 100 + tessera_mailbox_latency(rig.model(), 0, rig.Id(kFar), 1);
 
   const auto sends = rig.Of(TESSERA_MAILBOX_EVENT_SEND);
@@ -167,9 +169,9 @@ TEST(MailboxTrace, AFreeNamesTheThreadThatFrees) {
   rig.GiveAllEverywhere();
   rig.Send(0, rig.Id(kFar), 0);
   uint32_t slot = 0;
-  ASSERT_EQ(rig.Csr(kFar, TESSERA_CSR_RECV, 0, 0, &slot), TESSERA_CSR_DONE);
+  ASSERT_EQ(rig.Csr(kFar, TESSERA_CSR_RECV, 0, 0, &slot), TESSERA_ACCESS_DONE);
   rig.events.clear();
-  ASSERT_EQ(rig.Csr(kFar + 1, TESSERA_CSR_FREE, slot, 1000), TESSERA_CSR_DONE);
+  ASSERT_EQ(rig.Csr(kFar + 1, TESSERA_CSR_FREE, slot, 1000), TESSERA_ACCESS_DONE);
   const auto frees = rig.Of(TESSERA_MAILBOX_EVENT_FREE);
   ASSERT_EQ(frees.size(), 1u);
   EXPECT_EQ(frees[0].msg, 1u);
@@ -185,7 +187,7 @@ TEST(MailboxTrace, AMulticastKeepsOneIdAndNamesEachReceiver) {
   rig.Csr(0, TESSERA_CSR_MCAST_HI, 0);
   rig.Csr(0, TESSERA_CSR_MCAST_LO, 0x3);
   rig.Csr(0, TESSERA_CSR_SEND_LEN, 1);
-  ASSERT_EQ(rig.Csr(0, TESSERA_CSR_MCAST_SEND, rig.Id(kFar) >> 1, 20), TESSERA_CSR_DONE);
+  ASSERT_EQ(rig.Csr(0, TESSERA_CSR_MCAST_SEND, rig.Id(kFar) >> 1, 20), TESSERA_ACCESS_DONE);
   const auto sends = rig.Of(TESSERA_MAILBOX_EVENT_SEND);
   ASSERT_EQ(sends.size(), 1u);
   EXPECT_EQ(sends[0].peer, 0x10u);  // thread 0 of the mailbox
@@ -225,7 +227,7 @@ TEST(MailboxTrace, TheHostsMessagesHaveIdsToo) {
   EXPECT_EQ(delivers[0].msg, 1u);
   EXPECT_EQ(delivers[0].peer, rig.HostId());
 
-  ASSERT_EQ(rig.Send(kFar, rig.HostId(), 300), TESSERA_CSR_DONE);
+  ASSERT_EQ(rig.Send(kFar, rig.HostId(), 300), TESSERA_ACCESS_DONE);
   const auto sends = rig.Of(TESSERA_MAILBOX_EVENT_SEND);
   const auto to = rig.Of(TESSERA_MAILBOX_EVENT_TO_HOST);
   ASSERT_EQ(sends.size(), 1u);
@@ -254,9 +256,11 @@ TEST(MailboxTrace, AWaitIsOneBlockAndOneResume) {
   Rig rig;
   rig.GiveAllEverywhere();
   rig.events.clear();
-  ASSERT_EQ(rig.Csr(kFar, TESSERA_CSR_WAIT_UNTIL, TESSERA_WAIT_CAN_RECV, 10), TESSERA_CSR_BLOCKED);
+  ASSERT_EQ(rig.Csr(kFar, TESSERA_CSR_WAIT_UNTIL, TESSERA_WAIT_CAN_RECV, 10),
+            TESSERA_ACCESS_BLOCKED);
   // Issued again while nothing changed: still the one wait.
-  ASSERT_EQ(rig.Csr(kFar, TESSERA_CSR_WAIT_UNTIL, TESSERA_WAIT_CAN_RECV, 10), TESSERA_CSR_BLOCKED);
+  ASSERT_EQ(rig.Csr(kFar, TESSERA_CSR_WAIT_UNTIL, TESSERA_WAIT_CAN_RECV, 10),
+            TESSERA_ACCESS_BLOCKED);
   auto blocks = rig.Of(TESSERA_MAILBOX_EVENT_BLOCK);
   ASSERT_EQ(blocks.size(), 1u);
   EXPECT_EQ(blocks[0].thread, 0x10u);
@@ -269,7 +273,7 @@ TEST(MailboxTrace, AWaitIsOneBlockAndOneResume) {
   uint64_t at = 0;
   uint32_t result = 0;
   ASSERT_EQ(rig.Csr(kFar, TESSERA_CSR_WAIT_UNTIL, TESSERA_WAIT_CAN_RECV, 10, &result, &at),
-            TESSERA_CSR_DONE);
+            TESSERA_ACCESS_DONE);
   const auto resumes = rig.Of(TESSERA_MAILBOX_EVENT_RESUME);
   ASSERT_EQ(resumes.size(), 1u);
   EXPECT_EQ(resumes[0].time, at);
@@ -283,7 +287,7 @@ TEST(MailboxTrace, AWaitIsOneBlockAndOneResume) {
 
 TEST(MailboxTrace, AnAbandonedWaitResumesAtTheNextCsr) {
   Rig rig;
-  ASSERT_EQ(rig.Csr(3, TESSERA_CSR_WAIT_UNTIL, TESSERA_WAIT_CAN_RECV, 40), TESSERA_CSR_BLOCKED);
+  ASSERT_EQ(rig.Csr(3, TESSERA_CSR_WAIT_UNTIL, TESSERA_WAIT_CAN_RECV, 40), TESSERA_ACCESS_BLOCKED);
   rig.Csr(3, TESSERA_CSR_CAN_SEND, 0, 90);  // an interrupt handler, say
   const auto resumes = rig.Of(TESSERA_MAILBOX_EVENT_RESUME);
   ASSERT_EQ(resumes.size(), 1u);
@@ -367,7 +371,7 @@ TEST(MailboxTrace, AMessageEndsAnIdleCall) {
   rig.GiveAllEverywhere();
   rig.events.clear();
   ASSERT_EQ(rig.Csr(kFar, TESSERA_CSR_WAIT_UNTIL, TESSERA_WAIT_CAN_RECV | TESSERA_WAIT_IDLE, 60),
-            TESSERA_CSR_BLOCKED);
+            TESSERA_ACCESS_BLOCKED);
   rig.Send(0, rig.Id(kFar), 70);
   rig.Csr(kFar, TESSERA_CSR_WAIT_UNTIL, TESSERA_WAIT_CAN_RECV | TESSERA_WAIT_IDLE, 60);
   const auto leaves = rig.Termdet(TESSERA_TERMDET_EVENT_IDLE_LEAVE);

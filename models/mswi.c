@@ -59,43 +59,29 @@ static const char *mswi_decode(const TesseraMswi *m, uint32_t offset,
     return NULL;
 }
 
-static TesseraMswiAction mswi_error(const char **error, const char *why)
-{
-    if (error != NULL) {
-        *error = why;
-    }
-    return TESSERA_MSWI_GUEST_ERROR;
-}
-
-TesseraMswiAction tessera_mswi_read(const TesseraMswi *m, uint32_t offset,
-                                    uint32_t *value, const char **error)
+TesseraAccess tessera_mswi_read(const TesseraMswi *m, uint32_t offset)
 {
     uint32_t hart;
     const char *why = mswi_decode(m, offset, &hart);
 
-    *value = 0;
     if (why != NULL) {
-        return mswi_error(error, why);
+        return tessera_access_guest_error(why, 0);
     }
-    *value = m->msip[hart];
-    return TESSERA_MSWI_DONE;
+    return tessera_access_done(m->msip[hart], 0);
 }
 
-TesseraMswiAction tessera_mswi_write(TesseraMswi *m, uint32_t offset,
-                                     uint32_t value, uint32_t *hart,
-                                     const char **error)
+TesseraAccess tessera_mswi_write(TesseraMswi *m, uint32_t offset,
+                                 uint32_t value)
 {
     uint32_t target;
     const char *why = mswi_decode(m, offset, &target);
 
     if (why != NULL) {
-        return mswi_error(error, why);
+        return tessera_access_guest_error(why, 0);
     }
     m->msip[target] = value & MSWI_MSIP_BIT;
-    if (hart != NULL) {
-        *hart = target;
-    }
-    return TESSERA_MSWI_DONE;
+    return tessera_access_with_effect(tessera_access_done(0, 0),
+                                      TESSERA_EFFECT_MSIP, (int32_t)target);
 }
 
 bool tessera_mswi_pending(const TesseraMswi *m, uint32_t hart)

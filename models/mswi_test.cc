@@ -7,7 +7,11 @@
 #include <memory>
 #include <string>
 
+#include "tessera/testing/access.h"
+
 namespace {
+
+using tessera::testing::MswiWrite;
 
 struct MswiDeleter {
   void operator()(TesseraMswi* m) const { tessera_mswi_free(m); }
@@ -19,7 +23,8 @@ constexpr uint32_t kHarts = 16;
 uint32_t Read(const TesseraMswi* m, uint32_t offset) {
   uint32_t value = 0xdead'beefu;
   const char* error = nullptr;
-  EXPECT_EQ(tessera_mswi_read(m, offset, &value, &error), TESSERA_MSWI_DONE)
+  EXPECT_EQ(tessera_access_unpack(tessera_mswi_read(m, offset), &value, nullptr, &error),
+            TESSERA_ACCESS_DONE)
       << (error ? error : "");
   return value;
 }
@@ -27,7 +32,7 @@ uint32_t Read(const TesseraMswi* m, uint32_t offset) {
 uint32_t Write(TesseraMswi* m, uint32_t offset, uint32_t value) {
   uint32_t hart = UINT32_MAX;
   const char* error = nullptr;
-  EXPECT_EQ(tessera_mswi_write(m, offset, value, &hart, &error), TESSERA_MSWI_DONE)
+  EXPECT_EQ(MswiWrite(tessera_mswi_write(m, offset, value), &hart, &error), TESSERA_ACCESS_DONE)
       << (error ? error : "");
   return hart;
 }
@@ -68,12 +73,14 @@ TEST(MswiModel, HartsTheBoardDoesNotHaveAreGuestErrors) {
     uint32_t value = 0xdead'beefu;
     uint32_t hart = 77;
     const char* error = nullptr;
-    EXPECT_EQ(tessera_mswi_read(m.get(), offset, &value, &error), TESSERA_MSWI_GUEST_ERROR);
+    EXPECT_EQ(tessera_access_unpack(tessera_mswi_read(m.get(), offset), &value, nullptr, &error),
+              TESSERA_ACCESS_GUEST_ERROR);
     EXPECT_EQ(value, 0u);
     ASSERT_NE(error, nullptr);
     EXPECT_NE(std::string(error).find("does not have"), std::string::npos) << error;
     error = nullptr;
-    EXPECT_EQ(tessera_mswi_write(m.get(), offset, 1, &hart, &error), TESSERA_MSWI_GUEST_ERROR);
+    EXPECT_EQ(MswiWrite(tessera_mswi_write(m.get(), offset, 1), &hart, &error),
+              TESSERA_ACCESS_GUEST_ERROR);
     EXPECT_EQ(hart, 77u);
     ASSERT_NE(error, nullptr);
   }
@@ -88,10 +95,12 @@ TEST(MswiModel, UnalignedOffsetsAreGuestErrors) {
   for (const uint32_t offset : {1u, 2u, 3u, 4 * 3 + 2u}) {
     uint32_t value = 9;
     const char* error = nullptr;
-    EXPECT_EQ(tessera_mswi_write(m.get(), offset, 1, nullptr, &error), TESSERA_MSWI_GUEST_ERROR);
+    EXPECT_EQ(MswiWrite(tessera_mswi_write(m.get(), offset, 1), nullptr, &error),
+              TESSERA_ACCESS_GUEST_ERROR);
     ASSERT_NE(error, nullptr);
     EXPECT_NE(std::string(error).find("unaligned"), std::string::npos) << error;
-    EXPECT_EQ(tessera_mswi_read(m.get(), offset, &value, nullptr), TESSERA_MSWI_GUEST_ERROR);
+    EXPECT_EQ(tessera_access_unpack(tessera_mswi_read(m.get(), offset), &value, nullptr, nullptr),
+              TESSERA_ACCESS_GUEST_ERROR);
     EXPECT_EQ(value, 0u);
   }
   for (uint32_t h = 0; h < kHarts; h++) {

@@ -160,19 +160,17 @@ static void ocbus_wake_satisfied(TesseraOcbus *b)
     }
 }
 
-TesseraOcbusResult tessera_ocbus_write(TesseraOcbus *b, uint32_t hart_index,
-                                       uint32_t local, uint64_t now,
-                                       const char **error)
+TesseraAccess tessera_ocbus_write(TesseraOcbus *b, uint32_t hart_index,
+                                  uint32_t local, uint64_t now)
 {
     uint32_t old, flipped, global = 0;
 
     if (hart_index >= b->cfg.num_harts) {
-        *error = "ocbus: no such hart";
-        return TESSERA_OCBUS_GUEST_ERROR;
+        return tessera_access_guest_error("ocbus: no such hart", now);
     }
     if (local & ~b->all_lines) {
-        *error = "ocbus: a write drives lines the machine does not have";
-        return TESSERA_OCBUS_GUEST_ERROR;
+        return tessera_access_guest_error("ocbus: a write drives lines the "
+                                          "machine does not have", now);
     }
     ocbus_forget_wait(b, hart_index);
     old = b->local[hart_index];
@@ -190,7 +188,7 @@ TesseraOcbusResult tessera_ocbus_write(TesseraOcbus *b, uint32_t hart_index,
     }
     flipped = global ^ b->global;
     if (flipped == 0) {
-        return TESSERA_OCBUS_DONE;
+        return tessera_access_done(0, now);
     }
     /*
      * This write decides the flipped lines: they settle a settle time after
@@ -209,7 +207,7 @@ TesseraOcbusResult tessera_ocbus_write(TesseraOcbus *b, uint32_t hart_index,
     }
     b->global = global;
     ocbus_wake_satisfied(b);
-    return TESSERA_OCBUS_DONE;
+    return tessera_access_done(0, now);
 }
 
 uint32_t tessera_ocbus_local(const TesseraOcbus *b, uint32_t hart_index)
@@ -226,39 +224,33 @@ uint32_t tessera_ocbus_read(const TesseraOcbus *b, uint64_t now,
     return b->global;
 }
 
-TesseraOcbusResult tessera_ocbus_wait(TesseraOcbus *b, uint32_t hart_index,
-                                      uint32_t mask, uint32_t value,
-                                      uint64_t now, uint32_t *result,
-                                      uint64_t *resume_at, const char **error)
+TesseraAccess tessera_ocbus_wait(TesseraOcbus *b, uint32_t hart_index,
+                                 uint32_t mask, uint32_t value, uint64_t now)
 {
     OcbusWaiter *w;
+    TesseraAccess a;
 
-    *result = 0;
-    *resume_at = now;
     if (hart_index >= b->cfg.num_harts) {
-        *error = "ocbus: no such hart";
-        return TESSERA_OCBUS_GUEST_ERROR;
+        return tessera_access_guest_error("ocbus: no such hart", now);
     }
     if (mask == 0 || ((mask | value) & ~b->all_lines)) {
-        *error = "ocbus: a wait names no line, or lines the machine does "
-                 "not have";
-        return TESSERA_OCBUS_GUEST_ERROR;
+        return tessera_access_guest_error("ocbus: a wait names no line, or "
+                                          "lines the machine does not have",
+                                          now);
     }
     w = &b->waiters[hart_index];
     if (w->waiting && (w->mask != mask || (w->value & mask) != (value & mask))) {
         ocbus_forget_wait(b, hart_index);
     }
     if (w->satisfied) {
-        *result = w->result;
-        *resume_at = ocbus_max(now, w->at);
+        a = tessera_access_done(w->result, ocbus_max(now, w->at));
         ocbus_forget_wait(b, hart_index);
-        return TESSERA_OCBUS_DONE;
+        return a;
     }
     if ((b->global & mask) == (value & mask)) {
         ocbus_forget_wait(b, hart_index);
-        *result = b->global;
-        *resume_at = ocbus_max(now, ocbus_settled(b, mask));
-        return TESSERA_OCBUS_DONE;
+        return tessera_access_done(b->global,
+                                   ocbus_max(now, ocbus_settled(b, mask)));
     }
     if (!w->waiting) {
         w->waiting = true;
@@ -270,7 +262,7 @@ TesseraOcbusResult tessera_ocbus_wait(TesseraOcbus *b, uint32_t hart_index,
         tessera_waits_block(b->cfg.waits, hart_index, OCBUS_WAIT_OPERATION,
                             now);
     }
-    return TESSERA_OCBUS_BLOCKED;
+    return tessera_access_blocked(now);
 }
 
 /* Line i of LINE(i), or -1 for another offset. */
@@ -284,96 +276,83 @@ static int ocbus_line_register(uint32_t offset)
     return (int)((offset - TESSERA_OCBUS_LINE(0)) / 4);
 }
 
-TesseraOcbusResult tessera_ocbus_mmio_read(TesseraOcbus *b, uint32_t hart_index,
-                                           uint32_t offset, uint64_t now,
-                                           uint32_t *value, uint64_t *resume_at,
-                                           const char **error)
+TesseraAccess tessera_ocbus_mmio_read(TesseraOcbus *b, uint32_t hart_index,
+                                      uint32_t offset, uint64_t now)
 {
     int line = ocbus_line_register(offset);
+    uint64_t settled;
+    uint32_t global;
 
-    *value = 0;
-    *resume_at = now;
     if (hart_index >= b->cfg.num_harts) {
-        *error = "ocbus: no such hart";
-        return TESSERA_OCBUS_GUEST_ERROR;
+        return tessera_access_guest_error("ocbus: no such hart", now);
     }
     if (line >= 0) {
         if ((uint32_t)line >= b->cfg.lines) {
-            *error = "ocbus: line index out of range (no such line)";
-            return TESSERA_OCBUS_GUEST_ERROR;
+            return tessera_access_guest_error("ocbus: line index out of range "
+                                              "(no such line)", now);
         }
-        *value = (b->global >> line) & 1;
-        *resume_at = ocbus_max(now, b->settled_at[line]);
-        return TESSERA_OCBUS_DONE;
+        return tessera_access_done((b->global >> line) & 1,
+                                   ocbus_max(now, b->settled_at[line]));
     }
     switch (offset) {
     case TESSERA_OCBUS_LOCAL:
-        *value = b->local[hart_index];
-        return TESSERA_OCBUS_DONE;
+        return tessera_access_done(b->local[hart_index], now);
     case TESSERA_OCBUS_GLOBAL:
-        *value = tessera_ocbus_read(b, now, resume_at);
-        return TESSERA_OCBUS_DONE;
+        global = tessera_ocbus_read(b, now, &settled);
+        return tessera_access_done(global, settled);
     case TESSERA_OCBUS_LINES:
-        *value = b->cfg.lines;
-        return TESSERA_OCBUS_DONE;
+        return tessera_access_done(b->cfg.lines, now);
     case TESSERA_OCBUS_SETTLE:
-        *value = b->cfg.settle_cycles;
-        return TESSERA_OCBUS_DONE;
+        return tessera_access_done(b->cfg.settle_cycles, now);
     default:
-        *error = "ocbus: no register at this offset";
-        return TESSERA_OCBUS_GUEST_ERROR;
+        return tessera_access_guest_error("ocbus: no register at this offset",
+                                          now);
     }
 }
 
-TesseraOcbusResult tessera_ocbus_mmio_write(TesseraOcbus *b,
-                                            uint32_t hart_index,
-                                            uint32_t offset, uint32_t value,
-                                            uint64_t now, const char **error)
+TesseraAccess tessera_ocbus_mmio_write(TesseraOcbus *b, uint32_t hart_index,
+                                       uint32_t offset, uint32_t value,
+                                       uint64_t now)
 {
     int line = ocbus_line_register(offset);
     uint32_t local;
 
     if (hart_index >= b->cfg.num_harts) {
-        *error = "ocbus: no such hart";
-        return TESSERA_OCBUS_GUEST_ERROR;
+        return tessera_access_guest_error("ocbus: no such hart", now);
     }
     if (line >= 0) {
         if ((uint32_t)line >= b->cfg.lines) {
-            *error = "ocbus: line index out of range (no such line)";
-            return TESSERA_OCBUS_GUEST_ERROR;
+            return tessera_access_guest_error("ocbus: line index out of range "
+                                              "(no such line)", now);
         }
         if (value > 1) {
-            *error = "ocbus: a line is driven with 0 (clamp) or 1 (release)";
-            return TESSERA_OCBUS_GUEST_ERROR;
+            return tessera_access_guest_error("ocbus: a line is driven with 0 "
+                                              "(clamp) or 1 (release)", now);
         }
         local = (b->local[hart_index] & ~(1u << line)) | value << line;
-        return tessera_ocbus_write(b, hart_index, local, now, error);
+        return tessera_ocbus_write(b, hart_index, local, now);
     }
     switch (offset) {
     case TESSERA_OCBUS_LOCAL:
-        return tessera_ocbus_write(b, hart_index, value, now, error);
+        return tessera_ocbus_write(b, hart_index, value, now);
     case TESSERA_OCBUS_GLOBAL:
     case TESSERA_OCBUS_LINES:
     case TESSERA_OCBUS_SETTLE:
-        *error = "ocbus: write to a read-only register (nothing changed)";
-        return TESSERA_OCBUS_GUEST_ERROR;
+        return tessera_access_guest_error("ocbus: write to a read-only "
+                                          "register (nothing changed)", now);
     default:
-        *error = "ocbus: no register at this offset";
-        return TESSERA_OCBUS_GUEST_ERROR;
+        return tessera_access_guest_error("ocbus: no register at this offset",
+                                          now);
     }
 }
 
-TesseraOcbusResult tessera_ocbus_wait_csr(TesseraOcbus *b, uint32_t hart_index,
-                                          uint32_t value, uint64_t now,
-                                          uint32_t *result, uint64_t *resume_at,
-                                          const char **error)
+TesseraAccess tessera_ocbus_wait_csr(TesseraOcbus *b, uint32_t hart_index,
+                                     uint32_t value, uint64_t now)
 {
     if (value >> 16) {
-        *result = 0;
-        *resume_at = now;
-        *error = "ocbus: a wait is mask | value << 8; bits 16 and up must be 0";
-        return TESSERA_OCBUS_GUEST_ERROR;
+        return tessera_access_guest_error("ocbus: a wait is mask | value << "
+                                          "8; bits 16 and up must be 0", now);
     }
     return tessera_ocbus_wait(b, hart_index, value & 0xff, (value >> 8) & 0xff,
-                              now, result, resume_at, error);
+                              now);
 }

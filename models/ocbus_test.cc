@@ -37,14 +37,18 @@ class Bus {
   TesseraOcbus* get() const { return bus_; }
   void Write(uint32_t hart, uint32_t local, uint64_t now) {
     const char* error = nullptr;
-    ASSERT_EQ(tessera_ocbus_write(bus_, hart, local, now, &error), TESSERA_OCBUS_DONE) << error;
+    ASSERT_EQ(tessera_access_unpack(tessera_ocbus_write(bus_, hart, local, now), nullptr, nullptr,
+                                    &error),
+              TESSERA_ACCESS_DONE)
+        << error;
   }
-  TesseraOcbusResult Wait(uint32_t hart, uint32_t mask, uint32_t value, uint64_t now,
-                          uint32_t* result = nullptr, uint64_t* at = nullptr) {
+  TesseraAccessStatus Wait(uint32_t hart, uint32_t mask, uint32_t value, uint64_t now,
+                           uint32_t* result = nullptr, uint64_t* at = nullptr) {
     uint32_t r = 0;
     uint64_t t = 0;
     const char* error = nullptr;
-    const TesseraOcbusResult res = tessera_ocbus_wait(bus_, hart, mask, value, now, &r, &t, &error);
+    const TesseraAccessStatus res =
+        tessera_access_unpack(tessera_ocbus_wait(bus_, hart, mask, value, now), &r, &t, &error);
     if (result) *result = r;
     if (at) *at = t;
     return res;
@@ -94,7 +98,9 @@ TEST(OcbusModel, EveryLineStartsClampedUntilEveryHartReleasesIt) {
   const char* error = nullptr;
   for (uint32_t hart = 0; hart < 3; hart++) {
     EXPECT_EQ(tessera_ocbus_read(b, 0, nullptr), 0u) << "until the last release";
-    ASSERT_EQ(tessera_ocbus_write(b, hart, 0x3f, 100 + hart, &error), TESSERA_OCBUS_DONE);
+    ASSERT_EQ(tessera_access_unpack(tessera_ocbus_write(b, hart, 0x3f, 100 + hart), nullptr,
+                                    nullptr, &error),
+              TESSERA_ACCESS_DONE);
   }
   EXPECT_EQ(tessera_ocbus_read(b, 0, &at), 0x3fu);
   EXPECT_EQ(at, 102u + kSettle);
@@ -124,12 +130,12 @@ TEST(OcbusModel, AWaitBlocksThenWakesAtTheSettleTime) {
   bus.Write(0, 0b1110, 0);
   uint32_t result = 0;
   uint64_t at = 0;
-  EXPECT_EQ(bus.Wait(2, 0b0001, 0b0001, 50, &result, &at), TESSERA_OCBUS_BLOCKED);
-  EXPECT_EQ(bus.Wait(2, 0b0001, 0b0001, 50), TESSERA_OCBUS_BLOCKED) << "issued again: still";
+  EXPECT_EQ(bus.Wait(2, 0b0001, 0b0001, 50, &result, &at), TESSERA_ACCESS_BLOCKED);
+  EXPECT_EQ(bus.Wait(2, 0b0001, 0b0001, 50), TESSERA_ACCESS_BLOCKED) << "issued again: still";
   EXPECT_TRUE(bus.woken.empty());
   bus.Write(0, 0b1111, 70);
   EXPECT_EQ(bus.woken, std::vector<uint32_t>{2});
-  EXPECT_EQ(bus.Wait(2, 0b0001, 0b0001, 50, &result, &at), TESSERA_OCBUS_DONE);
+  EXPECT_EQ(bus.Wait(2, 0b0001, 0b0001, 50, &result, &at), TESSERA_ACCESS_DONE);
   EXPECT_EQ(result, 0b1111u);
   EXPECT_EQ(at, 70u + kSettle) << "woken at the modelled time of the change, not before";
 }
@@ -138,12 +144,12 @@ TEST(OcbusModel, AReleaseSettlesAfterTheLatestReleaseInModelledTimeNotInCallOrde
   Bus bus(3);
   bus.Write(0, 0b1110, 100);  // harts 0 and 1 clamp line 0
   bus.Write(1, 0b1110, 100);
-  EXPECT_EQ(bus.Wait(2, 0b0001, 0b0001, 120), TESSERA_OCBUS_BLOCKED);
+  EXPECT_EQ(bus.Wait(2, 0b0001, 0b0001, 120), TESSERA_ACCESS_BLOCKED);
   bus.Write(0, 0b1111, 900);  // a hart far ahead releases first ...
   bus.Write(1, 0b1111, 150);  // ... and one behind it completes the release
   uint32_t result = 0;
   uint64_t at = 0;
-  EXPECT_EQ(bus.Wait(2, 0b0001, 0b0001, 120, &result, &at), TESSERA_OCBUS_DONE);
+  EXPECT_EQ(bus.Wait(2, 0b0001, 0b0001, 120, &result, &at), TESSERA_ACCESS_DONE);
   EXPECT_EQ(at, 900u + kSettle) << "not before the last hart, in modelled time, released it";
   EXPECT_EQ(bus.Read(0, &at), 0b1111u);
   EXPECT_EQ(at, 900u + kSettle);
@@ -151,27 +157,28 @@ TEST(OcbusModel, AReleaseSettlesAfterTheLatestReleaseInModelledTimeNotInCallOrde
 
 TEST(OcbusModel, AWakeIsLatchedWhenTheLineFlipsBackBeforeTheWaiterRuns) {
   Bus bus(4);
-  EXPECT_EQ(bus.Wait(1, 0b0001, 0, 0), TESSERA_OCBUS_BLOCKED);  // wait for a clamp
-  bus.Write(3, 0b1110, 10);                                     // a pulse ...
-  bus.Write(3, 0b1111, 12);                                     // ... already gone
+  EXPECT_EQ(bus.Wait(1, 0b0001, 0, 0), TESSERA_ACCESS_BLOCKED);  // wait for a clamp
+  bus.Write(3, 0b1110, 10);                                      // a pulse ...
+  bus.Write(3, 0b1111, 12);                                      // ... already gone
   uint32_t result = 0;
   uint64_t at = 0;
-  EXPECT_EQ(bus.Wait(1, 0b0001, 0, 5, &result, &at), TESSERA_OCBUS_DONE);
+  EXPECT_EQ(bus.Wait(1, 0b0001, 0, 5, &result, &at), TESSERA_ACCESS_DONE);
   EXPECT_EQ(result, 0b1110u) << "the lines as they were when the wait was satisfied";
   EXPECT_EQ(at, 10u + kSettle);
   // Told once: the next wait for a clamp blocks again.
-  EXPECT_EQ(bus.Wait(1, 0b0001, 0, 30), TESSERA_OCBUS_BLOCKED);
+  EXPECT_EQ(bus.Wait(1, 0b0001, 0, 30), TESSERA_ACCESS_BLOCKED);
 }
 
 TEST(OcbusModel, AWriteOrAnotherConditionAbandonsAWait) {
   Bus bus(4);
   bus.Write(0, 0b1110, 0);
-  EXPECT_EQ(bus.Wait(1, 0b0001, 0b0001, 0), TESSERA_OCBUS_BLOCKED);
+  EXPECT_EQ(bus.Wait(1, 0b0001, 0b0001, 0), TESSERA_ACCESS_BLOCKED);
   bus.Write(1, 0b1111, 1);  // the waiter writes: it no longer waits
   bus.Write(0, 0b1111, 2);
   EXPECT_TRUE(bus.woken.empty());
-  EXPECT_EQ(bus.Wait(2, 0b0010, 0, 3), TESSERA_OCBUS_BLOCKED);
-  EXPECT_EQ(bus.Wait(2, 0b0001, 0b0001, 3), TESSERA_OCBUS_DONE) << "another condition, which holds";
+  EXPECT_EQ(bus.Wait(2, 0b0010, 0, 3), TESSERA_ACCESS_BLOCKED);
+  EXPECT_EQ(bus.Wait(2, 0b0001, 0b0001, 3), TESSERA_ACCESS_DONE)
+      << "another condition, which holds";
   bus.Write(0, 0b1101, 4);
   EXPECT_TRUE(bus.woken.empty()) << "the abandoned wait for line 1 is not woken";
 }
@@ -179,17 +186,22 @@ TEST(OcbusModel, AWriteOrAnotherConditionAbandonsAWait) {
 TEST(OcbusModel, GuestErrorsChangeNothing) {
   Bus bus(2, 5);
   const char* error = nullptr;
-  EXPECT_EQ(tessera_ocbus_write(bus.get(), 0, 0x20, 0, &error), TESSERA_OCBUS_GUEST_ERROR);
+  EXPECT_EQ(
+      tessera_access_unpack(tessera_ocbus_write(bus.get(), 0, 0x20, 0), nullptr, nullptr, &error),
+      TESSERA_ACCESS_GUEST_ERROR);
   EXPECT_NE(error, nullptr);
-  EXPECT_EQ(tessera_ocbus_write(bus.get(), 2, 0, 0, &error), TESSERA_OCBUS_GUEST_ERROR);
+  EXPECT_EQ(
+      tessera_access_unpack(tessera_ocbus_write(bus.get(), 2, 0, 0), nullptr, nullptr, &error),
+      TESSERA_ACCESS_GUEST_ERROR);
   uint32_t result = 1;
   uint64_t at = 1;
-  EXPECT_EQ(tessera_ocbus_wait(bus.get(), 0, 0, 0, 7, &result, &at, &error),
-            TESSERA_OCBUS_GUEST_ERROR);
+  EXPECT_EQ(tessera_access_unpack(tessera_ocbus_wait(bus.get(), 0, 0, 0, 7), &result, &at, &error),
+            TESSERA_ACCESS_GUEST_ERROR);
   EXPECT_EQ(result, 0u);
   EXPECT_EQ(at, 7u);
-  EXPECT_EQ(tessera_ocbus_wait(bus.get(), 0, 0x21, 0, 7, &result, &at, &error),
-            TESSERA_OCBUS_GUEST_ERROR);
+  EXPECT_EQ(
+      tessera_access_unpack(tessera_ocbus_wait(bus.get(), 0, 0x21, 0, 7), &result, &at, &error),
+      TESSERA_ACCESS_GUEST_ERROR);
   EXPECT_EQ(bus.Read(0), 0x1fu);
 }
 
@@ -200,8 +212,9 @@ TEST(OcbusModel, TheRegisterBlockDecodesEveryOffset) {
   uint64_t at = 0;
   const char* error = nullptr;
   auto read = [&](uint32_t hart, uint32_t offset, uint64_t now) {
-    EXPECT_EQ(tessera_ocbus_mmio_read(b, hart, offset, now, &value, &at, &error),
-              TESSERA_OCBUS_DONE)
+    EXPECT_EQ(
+        tessera_access_unpack(tessera_ocbus_mmio_read(b, hart, offset, now), &value, &at, &error),
+        TESSERA_ACCESS_DONE)
         << error;
     return value;
   };
@@ -209,8 +222,9 @@ TEST(OcbusModel, TheRegisterBlockDecodesEveryOffset) {
   EXPECT_EQ(read(0, TESSERA_OCBUS_SETTLE, 0), kSettle);
   EXPECT_EQ(read(1, TESSERA_OCBUS_LOCAL, 0), 0x3fu);
   // LINE(i) drives one line of the writing hart only.
-  ASSERT_EQ(tessera_ocbus_mmio_write(b, 1, TESSERA_OCBUS_LINE(2), 0, 100, &error),
-            TESSERA_OCBUS_DONE);
+  ASSERT_EQ(tessera_access_unpack(tessera_ocbus_mmio_write(b, 1, TESSERA_OCBUS_LINE(2), 0, 100),
+                                  nullptr, nullptr, &error),
+            TESSERA_ACCESS_DONE);
   EXPECT_EQ(read(1, TESSERA_OCBUS_LOCAL, 100), 0x3bu);
   EXPECT_EQ(read(0, TESSERA_OCBUS_LOCAL, 100), 0x3fu);
   EXPECT_EQ(read(2, TESSERA_OCBUS_GLOBAL, 50), 0x3bu);
@@ -219,8 +233,9 @@ TEST(OcbusModel, TheRegisterBlockDecodesEveryOffset) {
   EXPECT_EQ(at, 100 + kSettle);
   EXPECT_EQ(read(2, TESSERA_OCBUS_LINE(1), 50), 1u);
   EXPECT_EQ(at, 50u);
-  ASSERT_EQ(tessera_ocbus_mmio_write(b, 1, TESSERA_OCBUS_LOCAL, 0x3f, 200, &error),
-            TESSERA_OCBUS_DONE);
+  ASSERT_EQ(tessera_access_unpack(tessera_ocbus_mmio_write(b, 1, TESSERA_OCBUS_LOCAL, 0x3f, 200),
+                                  nullptr, nullptr, &error),
+            TESSERA_ACCESS_DONE);
   EXPECT_EQ(read(0, TESSERA_OCBUS_GLOBAL, 300), 0x3fu);
 }
 
@@ -229,8 +244,9 @@ TEST(OcbusModel, RegisterMisuseIsAGuestErrorThatChangesNothing) {
   TesseraOcbus* b = bus.get();
   auto write_refused = [&](uint32_t offset, uint32_t value) {
     const char* error = nullptr;
-    const bool refused = tessera_ocbus_mmio_write(b, 0, offset, value, 0, &error) ==
-                         TESSERA_OCBUS_GUEST_ERROR;
+    const bool refused =
+        tessera_access_unpack(tessera_ocbus_mmio_write(b, 0, offset, value, 0), nullptr, nullptr,
+                              &error) == TESSERA_ACCESS_GUEST_ERROR;
     EXPECT_NE(error, nullptr);
     return refused;
   };
@@ -238,8 +254,8 @@ TEST(OcbusModel, RegisterMisuseIsAGuestErrorThatChangesNothing) {
     uint32_t value = 7;
     uint64_t at = 0;
     const char* error = nullptr;
-    const bool refused = tessera_ocbus_mmio_read(b, 0, offset, 0, &value, &at, &error) ==
-                         TESSERA_OCBUS_GUEST_ERROR;
+    const bool refused = tessera_access_unpack(tessera_ocbus_mmio_read(b, 0, offset, 0), &value,
+                                               &at, &error) == TESSERA_ACCESS_GUEST_ERROR;
     EXPECT_EQ(value, 0u);
     return refused;
   };
@@ -248,7 +264,7 @@ TEST(OcbusModel, RegisterMisuseIsAGuestErrorThatChangesNothing) {
   EXPECT_TRUE(write_refused(TESSERA_OCBUS_SETTLE, 0));
   EXPECT_TRUE(write_refused(TESSERA_OCBUS_LINE(4), 0));  // a line this machine lacks
   EXPECT_TRUE(write_refused(TESSERA_OCBUS_LINE(7), 1));
-  EXPECT_TRUE(write_refused(TESSERA_OCBUS_LINE(0), 2));  // neither clamp nor release
+  EXPECT_TRUE(write_refused(TESSERA_OCBUS_LINE(0), 2));   // neither clamp nor release
   EXPECT_TRUE(write_refused(TESSERA_OCBUS_LOCAL, 0x10));  // bits above the lines
   EXPECT_TRUE(write_refused(TESSERA_OCBUS_LINE(8), 0));   // past the line registers
   EXPECT_TRUE(write_refused(0xffc, 0));
@@ -259,13 +275,14 @@ TEST(OcbusModel, RegisterMisuseIsAGuestErrorThatChangesNothing) {
   uint32_t result = 0;
   uint64_t at = 0;
   const char* error = nullptr;
-  EXPECT_EQ(tessera_ocbus_wait_csr(b, 0, 0x10000 | 1, 0, &result, &at, &error),
-            TESSERA_OCBUS_GUEST_ERROR);
-  EXPECT_EQ(tessera_ocbus_wait_csr(b, 0, 0x0101, 5, &result, &at, &error),
-            TESSERA_OCBUS_DONE);  // line 0 reads 1 already
+  EXPECT_EQ(
+      tessera_access_unpack(tessera_ocbus_wait_csr(b, 0, 0x10000 | 1, 0), &result, &at, &error),
+      TESSERA_ACCESS_GUEST_ERROR);
+  EXPECT_EQ(tessera_access_unpack(tessera_ocbus_wait_csr(b, 0, 0x0101, 5), &result, &at, &error),
+            TESSERA_ACCESS_DONE);  // line 0 reads 1 already
   EXPECT_EQ(result, 0xfu);
-  EXPECT_EQ(tessera_ocbus_wait_csr(b, 0, 0x0001, 5, &result, &at, &error),
-            TESSERA_OCBUS_BLOCKED);  // line 0 reads 0: not yet
+  EXPECT_EQ(tessera_access_unpack(tessera_ocbus_wait_csr(b, 0, 0x0001, 5), &result, &at, &error),
+            TESSERA_ACCESS_BLOCKED);  // line 0 reads 0: not yet
 }
 
 TEST(OcbusModel, WaitsAreReportedToTheRegistryAndResetForgetsThem) {
@@ -274,12 +291,12 @@ TEST(OcbusModel, WaitsAreReportedToTheRegistryAndResetForgetsThem) {
                                                                tessera_waits_free);
   Bus bus(4, 4, waits.get());
   bus.Write(0, 0b1110, 0);
-  EXPECT_EQ(bus.Wait(3, 0b0001, 0b0001, 42), TESSERA_OCBUS_BLOCKED);
+  EXPECT_EQ(bus.Wait(3, 0b0001, 0b0001, 42), TESSERA_ACCESS_BLOCKED);
   EXPECT_STREQ(tessera_waits_operation(waits.get(), 3), "ocbus wait-until lines read a value");
   EXPECT_EQ(tessera_waits_since(waits.get(), 3), 42u);
   bus.Write(0, 0b1111, 50);
   EXPECT_EQ(tessera_waits_count(waits.get()), 0u) << "woken: no longer stopped";
-  EXPECT_EQ(bus.Wait(2, 0b0010, 0, 60), TESSERA_OCBUS_BLOCKED);
+  EXPECT_EQ(bus.Wait(2, 0b0010, 0, 60), TESSERA_ACCESS_BLOCKED);
   EXPECT_EQ(tessera_waits_count(waits.get()), 1u);
   tessera_ocbus_reset(bus.get());
   EXPECT_EQ(tessera_waits_count(waits.get()), 0u);
@@ -332,7 +349,7 @@ AcwtRun RunAcwt(uint32_t harts, uint32_t calls, Delay delay, Input input) {
     auto wait = [&](uint32_t line) {
       uint32_t result = 0;
       uint64_t at = 0;
-      if (bus.Wait(next, line, line, t.clock, &result, &at) == TESSERA_OCBUS_BLOCKED) {
+      if (bus.Wait(next, line, line, t.clock, &result, &at) == TESSERA_ACCESS_BLOCKED) {
         t.blocked = true;
         return false;
       }

@@ -222,8 +222,8 @@ static void reflex_wake(TesseraReflex *r, uint32_t h, ReflexBlocked on)
     }
 }
 
-static TesseraReflexResult reflex_block(TesseraReflex *r, uint32_t h,
-                                        ReflexBlocked on, uint64_t now)
+static TesseraAccess reflex_block(TesseraReflex *r, uint32_t h,
+                                  ReflexBlocked on, uint64_t now)
 {
     r->sw[h].blocked = on;
     if (r->cfg.waits) {
@@ -233,7 +233,7 @@ static TesseraReflexResult reflex_block(TesseraReflex *r, uint32_t h,
                                 : REFLEX_WAIT_SEND_OPERATION,
                             now);
     }
-    return TESSERA_REFLEX_BLOCKED;
+    return tessera_access_blocked(now);
 }
 
 /* Any operation of hart h other than the one it is blocked in ends the
@@ -512,77 +512,66 @@ void tessera_reflex_reset(TesseraReflex *r)
 
 /* ---- operations ------------------------------------------------------- */
 
-static bool reflex_bad_hart(const TesseraReflex *r, uint32_t h,
-                            const char **error)
-{
-    if (h < r->num_harts) {
-        return false;
-    }
-    *error = "reflex: no such hart";
-    return true;
-}
+#define REFLEX_NO_SUCH_HART "reflex: no such hart"
 
 /* The switch of hart h, about to be configured, or NULL (no such hart). */
-static ReflexSwitch *reflex_configuring(TesseraReflex *r, uint32_t h,
-                                        const char **error)
+static ReflexSwitch *reflex_configuring(TesseraReflex *r, uint32_t h)
 {
-    if (reflex_bad_hart(r, h, error)) {
+    if (h >= r->num_harts) {
         return NULL;
     }
     reflex_begin(r, h, REFLEX_BLOCKED_NONE);
     return &r->sw[h];
 }
 
-TesseraReflexResult tessera_reflex_set_route(TesseraReflex *r,
-                                             uint32_t hart_index,
-                                             uint32_t route,
-                                             const char **error)
+TesseraAccess tessera_reflex_set_route(TesseraReflex *r, uint32_t hart_index,
+                                       uint32_t route)
 {
-    ReflexSwitch *w = reflex_configuring(r, hart_index, error);
+    ReflexSwitch *w = reflex_configuring(r, hart_index);
 
     if (w == NULL) {
-        return TESSERA_REFLEX_GUEST_ERROR;
+        return tessera_access_guest_error(REFLEX_NO_SUCH_HART, 0);
     }
     if (route > TESSERA_REFLEX_ROUTE_BOTH) {
-        *error = "reflex: no such route (above TESSERA_REFLEX_ROUTE_BOTH)";
-        return TESSERA_REFLEX_GUEST_ERROR;
+        return tessera_access_guest_error("reflex: no such route (above "
+                                          "TESSERA_REFLEX_ROUTE_BOTH)", 0);
     }
     if (reflex_passes_on(route) && w->next == TESSERA_REFLEX_NO_NEXT) {
-        *error = "reflex: a route that passes flits on needs a next switch "
-                 "(an open ring); the switch keeps its route";
-        return TESSERA_REFLEX_GUEST_ERROR;
+        return tessera_access_guest_error("reflex: a route that passes flits "
+                                          "on needs a next switch (an open "
+                                          "ring); the switch keeps its route",
+                                          0);
     }
     if (w->route != route) {
         w->route = route;
         reflex_reconfigured(r, hart_index);
     }
-    return TESSERA_REFLEX_DONE;
+    return tessera_access_done(0, 0);
 }
 
-TesseraReflexResult tessera_reflex_set_next(TesseraReflex *r,
-                                            uint32_t hart_index,
-                                            uint32_t next_index,
-                                            const char **error)
+TesseraAccess tessera_reflex_set_next(TesseraReflex *r, uint32_t hart_index,
+                                      uint32_t next_index)
 {
-    ReflexSwitch *w = reflex_configuring(r, hart_index, error);
+    ReflexSwitch *w = reflex_configuring(r, hart_index);
 
     if (w == NULL) {
-        return TESSERA_REFLEX_GUEST_ERROR;
+        return tessera_access_guest_error(REFLEX_NO_SUCH_HART, 0);
     }
     if (next_index != TESSERA_REFLEX_NO_NEXT && next_index >= r->num_harts) {
-        *error = "reflex: the next switch is no hart of the machine";
-        return TESSERA_REFLEX_GUEST_ERROR;
+        return tessera_access_guest_error("reflex: the next switch is no hart "
+                                          "of the machine", 0);
     }
     if (next_index == TESSERA_REFLEX_NO_NEXT && reflex_passes_on(w->route)) {
-        *error = "reflex: no next switch while the route passes flits on "
-                 "(an open ring); the switch keeps its next switch";
-        return TESSERA_REFLEX_GUEST_ERROR;
+        return tessera_access_guest_error("reflex: no next switch while the "
+                                          "route passes flits on (an open "
+                                          "ring); the switch keeps its next "
+                                          "switch", 0);
     }
     if (w->next != next_index) {
         w->next = next_index;
         reflex_reconfigured(r, hart_index);
     }
-    return TESSERA_REFLEX_DONE;
+    return tessera_access_done(0, 0);
 }
 
 /* When the next flit from h may enter its outbound buffer: the move that
@@ -595,73 +584,69 @@ static uint64_t reflex_out_slot_free(const TesseraReflex *r, uint32_t h)
                           : r->move_time[reflex_slot(r, h, w->sent - r->b)];
 }
 
-static TesseraReflexResult reflex_send(TesseraReflex *r, uint32_t h,
-                                       uint32_t flit, uint64_t now,
-                                       uint64_t *resume_at,
-                                       const char **error)
+/* DONE reads 1, a refusal 0. */
+static TesseraAccess reflex_send(TesseraReflex *r, uint32_t h, uint32_t flit,
+                                 uint64_t now)
 {
     ReflexSwitch *w;
     size_t slot;
+    uint64_t resume_at;
 
-    *resume_at = now;
-    if (reflex_bad_hart(r, h, error)) {
-        return TESSERA_REFLEX_GUEST_ERROR;
+    if (h >= r->num_harts) {
+        return tessera_access_guest_error(REFLEX_NO_SUCH_HART, now);
     }
     reflex_begin(r, h, REFLEX_BLOCKED_NONE);
     w = &r->sw[h];
     if (w->next == TESSERA_REFLEX_NO_NEXT) {
-        *error = "reflex: a send from a switch with no next switch";
-        return TESSERA_REFLEX_GUEST_ERROR;
+        return tessera_access_guest_error("reflex: a send from a switch with "
+                                          "no next switch", now);
     }
     if (w->out_count == r->b) {
-        *error = "reflex: a send while the outbound buffer is full (a switch "
-                 "on the path is off: its core's inbound buffer is full, or "
-                 "it is unconfigured)";
-        return TESSERA_REFLEX_GUEST_ERROR;
+        return tessera_access_guest_error("reflex: a send while the outbound "
+                                          "buffer is full (a switch on the "
+                                          "path is off: its core's inbound "
+                                          "buffer is full, or it is "
+                                          "unconfigured)", now);
     }
     if (w->out_count == 0) {
         uint64_t at;
         uint32_t held_at;
 
         if (reflex_walk(r, h, &at, &held_at) == REFLEX_WALK_LOOP) {
-            *error = "reflex: a send into a ring with no root (its path "
-                     "comes back to a switch it has passed); refused";
-            return TESSERA_REFLEX_GUEST_ERROR;
+            return tessera_access_guest_error("reflex: a send into a ring "
+                                              "with no root (its path comes "
+                                              "back to a switch it has "
+                                              "passed); refused", now);
         }
     }
-    *resume_at = reflex_max(now, reflex_out_slot_free(r, h));
+    resume_at = reflex_max(now, reflex_out_slot_free(r, h));
     slot = reflex_slot(r, h, w->sent);
     r->out_flit[slot] = flit;
-    r->out_sent[slot] = *resume_at;
+    r->out_sent[slot] = resume_at;
     w->sent++;
     w->out_count++;
     if (w->out_count == 1) {
         reflex_advance(r, h);
     }
-    return TESSERA_REFLEX_DONE;
+    return tessera_access_done(1, resume_at);
 }
 
-TesseraReflexResult tessera_reflex_send(TesseraReflex *r, uint32_t hart_index,
-                                        uint32_t flit, uint64_t now,
-                                        const char **error)
+TesseraAccess tessera_reflex_send(TesseraReflex *r, uint32_t hart_index,
+                                  uint32_t flit, uint64_t now)
 {
-    uint64_t resume_at;
-
-    return reflex_send(r, hart_index, flit, now, &resume_at, error);
+    return reflex_send(r, hart_index, flit, now);
 }
 
-TesseraReflexResult tessera_reflex_recv(TesseraReflex *r, uint32_t hart_index,
-                                        uint64_t now, uint32_t *flit,
-                                        uint64_t *resume_at)
+TesseraAccess tessera_reflex_recv(TesseraReflex *r, uint32_t hart_index,
+                                  uint64_t now)
 {
     ReflexSwitch *w;
     size_t slot;
     bool was_full;
+    TesseraAccess a;
 
-    *flit = 0;
-    *resume_at = now;
     if (hart_index >= r->num_harts) {
-        return TESSERA_REFLEX_GUEST_ERROR;
+        return tessera_access_guest_error(REFLEX_NO_SUCH_HART, now);
     }
     reflex_begin(r, hart_index, REFLEX_BLOCKED_RECV);
     w = &r->sw[hart_index];
@@ -670,29 +655,25 @@ TesseraReflexResult tessera_reflex_recv(TesseraReflex *r, uint32_t hart_index,
     }
     reflex_unblock(r, hart_index);
     slot = reflex_slot(r, hart_index, w->reads);
-    *flit = r->in_flit[slot];
-    *resume_at = reflex_max(now, r->in_arrival[slot]);
+    a = tessera_access_done(r->in_flit[slot],
+                            reflex_max(now, r->in_arrival[slot]));
     was_full = w->in_count == r->b;
-    r->read_time[slot] = *resume_at;
+    r->read_time[slot] = a.resume_at;
     w->reads++;
     w->in_count--;
     if (was_full) {
         reflex_retry_held_at(r, hart_index);
     }
-    return TESSERA_REFLEX_DONE;
+    return a;
 }
 
-TesseraReflexResult tessera_reflex_wait_send(TesseraReflex *r,
-                                             uint32_t hart_index,
-                                             uint64_t now, uint32_t *room,
-                                             uint64_t *resume_at)
+TesseraAccess tessera_reflex_wait_send(TesseraReflex *r, uint32_t hart_index,
+                                       uint64_t now)
 {
     ReflexSwitch *w;
 
-    *room = 0;
-    *resume_at = now;
     if (hart_index >= r->num_harts) {
-        return TESSERA_REFLEX_GUEST_ERROR;
+        return tessera_access_guest_error(REFLEX_NO_SUCH_HART, now);
     }
     reflex_begin(r, hart_index, REFLEX_BLOCKED_WAIT_SEND);
     w = &r->sw[hart_index];
@@ -700,26 +681,30 @@ TesseraReflexResult tessera_reflex_wait_send(TesseraReflex *r,
         return reflex_block(r, hart_index, REFLEX_BLOCKED_WAIT_SEND, now);
     }
     reflex_unblock(r, hart_index);
-    *room = r->b - w->out_count;
-    *resume_at = reflex_max(now, reflex_out_slot_free(r, hart_index));
-    return TESSERA_REFLEX_DONE;
+    return tessera_access_done(r->b - w->out_count,
+                               reflex_max(now,
+                                          reflex_out_slot_free(r, hart_index)));
 }
 
-TesseraReflexResult tessera_reflex_csr(TesseraReflex *r, uint32_t hart_index,
-                                       uint32_t csrno, bool write,
-                                       uint32_t value, uint64_t now,
-                                       uint32_t *result, uint64_t *resume_at,
-                                       const char **error)
+/* A configuration write: reads the old value if the model took it. */
+static TesseraAccess reflex_configured(TesseraAccess a, uint32_t old,
+                                       uint64_t now)
+{
+    a.resume_at = now;
+    a.value = a.status == TESSERA_ACCESS_DONE ? old : 0;
+    return a;
+}
+
+TesseraAccess tessera_reflex_csr(TesseraReflex *r, uint32_t hart_index,
+                                 uint32_t csrno, bool write, uint32_t value,
+                                 uint64_t now)
 {
     const TesseraShape *shape = &r->cfg.shape;
-    TesseraReflexResult res;
     ReflexSwitch *w;
-    uint32_t next;
+    uint32_t next, old;
 
-    *result = 0;
-    *resume_at = now;
-    if (reflex_bad_hart(r, hart_index, error)) {
-        return TESSERA_REFLEX_GUEST_ERROR;
+    if (hart_index >= r->num_harts) {
+        return tessera_access_guest_error(REFLEX_NO_SUCH_HART, now);
     }
     reflex_begin(r, hart_index,
                  csrno == TESSERA_CSR_REFLEX_RECV ? REFLEX_BLOCKED_RECV
@@ -730,59 +715,50 @@ TesseraReflexResult tessera_reflex_csr(TesseraReflex *r, uint32_t hart_index,
     if (write && (csrno == TESSERA_CSR_REFLEX_RECV ||
                   csrno == TESSERA_CSR_REFLEX_STATUS ||
                   csrno == TESSERA_CSR_REFLEX_WAIT_SEND)) {
-        *error = "reflex: a write of a read-only reflex CSR";
-        return TESSERA_REFLEX_GUEST_ERROR;
+        return tessera_access_guest_error("reflex: a write of a read-only "
+                                          "reflex CSR", now);
     }
     switch (csrno) {
     case TESSERA_CSR_REFLEX_SEND:
         if (!write) {
-            *error = "reflex: REFLEX_SEND read without a flit to send";
-            return TESSERA_REFLEX_GUEST_ERROR;
+            return tessera_access_guest_error("reflex: REFLEX_SEND read "
+                                              "without a flit to send", now);
         }
-        res = reflex_send(r, hart_index, value, now, resume_at, error);
-        *result = res == TESSERA_REFLEX_DONE;
-        return res;
+        return reflex_send(r, hart_index, value, now);
     case TESSERA_CSR_REFLEX_RECV:
-        return tessera_reflex_recv(r, hart_index, now, result, resume_at);
+        return tessera_reflex_recv(r, hart_index, now);
     case TESSERA_CSR_REFLEX_ROUTE:
-        *result = w->route;
         if (!write) {
-            return TESSERA_REFLEX_DONE;
+            return tessera_access_done(w->route, now);
         }
-        res = tessera_reflex_set_route(r, hart_index, value, error);
-        if (res != TESSERA_REFLEX_DONE) {
-            *result = 0;
-        }
-        return res;
+        old = w->route;
+        return reflex_configured(tessera_reflex_set_route(r, hart_index,
+                                                          value),
+                                 old, now);
     case TESSERA_CSR_REFLEX_NEXT:
-        *result = w->next == TESSERA_REFLEX_NO_NEXT
-                      ? TESSERA_REFLEX_NO_NEXT
-                      : tessera_thread_at(shape, w->next);
+        old = w->next == TESSERA_REFLEX_NO_NEXT
+                  ? TESSERA_REFLEX_NO_NEXT
+                  : tessera_thread_at(shape, w->next);
         if (!write) {
-            return TESSERA_REFLEX_DONE;
+            return tessera_access_done(old, now);
         }
         if (value == TESSERA_REFLEX_NO_NEXT) {
             next = TESSERA_REFLEX_NO_NEXT;
         } else if (tessera_thread_exists(shape, value)) {
             next = tessera_dense_index(shape, value);
         } else {
-            *result = 0;
-            *error = "reflex: REFLEX_NEXT names no thread of the machine";
-            return TESSERA_REFLEX_GUEST_ERROR;
+            return tessera_access_guest_error("reflex: REFLEX_NEXT names no "
+                                              "thread of the machine", now);
         }
-        res = tessera_reflex_set_next(r, hart_index, next, error);
-        if (res != TESSERA_REFLEX_DONE) {
-            *result = 0;
-        }
-        return res;
+        return reflex_configured(tessera_reflex_set_next(r, hart_index, next),
+                                 old, now);
     case TESSERA_CSR_REFLEX_STATUS:
-        *result = w->in_count | (r->b - w->out_count) << 16;
-        return TESSERA_REFLEX_DONE;
+        return tessera_access_done(w->in_count | (r->b - w->out_count) << 16,
+                                   now);
     case TESSERA_CSR_REFLEX_WAIT_SEND:
-        return tessera_reflex_wait_send(r, hart_index, now, result, resume_at);
+        return tessera_reflex_wait_send(r, hart_index, now);
     default:
-        *error = "reflex: not a reflex CSR";
-        return TESSERA_REFLEX_GUEST_ERROR;
+        return tessera_access_guest_error("reflex: not a reflex CSR", now);
     }
 }
 

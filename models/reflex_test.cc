@@ -53,11 +53,17 @@ class Switches {
 
   void Route(uint32_t hart, uint32_t route) {
     const char* error = nullptr;
-    ASSERT_EQ(tessera_reflex_set_route(r_, hart, route, &error), TESSERA_REFLEX_DONE) << error;
+    ASSERT_EQ(
+        tessera_access_unpack(tessera_reflex_set_route(r_, hart, route), nullptr, nullptr, &error),
+        TESSERA_ACCESS_DONE)
+        << error;
   }
   void Next(uint32_t hart, uint32_t next) {
     const char* error = nullptr;
-    ASSERT_EQ(tessera_reflex_set_next(r_, hart, next, &error), TESSERA_REFLEX_DONE) << error;
+    ASSERT_EQ(
+        tessera_access_unpack(tessera_reflex_set_next(r_, hart, next), nullptr, nullptr, &error),
+        TESSERA_ACCESS_DONE)
+        << error;
   }
   // The ring of DESIGN 1.4 over `members`: members[0] is the root (CORE),
   // the others multicast (BOTH), each next the following one, the last's
@@ -68,23 +74,25 @@ class Switches {
       Route(members[i], i == 0 ? kCore : kBoth);
     }
   }
-  TesseraReflexResult Send(uint32_t hart, uint32_t flit, uint64_t now,
+  TesseraAccessStatus Send(uint32_t hart, uint32_t flit, uint64_t now,
                            const char** error = nullptr) {
     const char* e = nullptr;
-    const TesseraReflexResult res = tessera_reflex_send(r_, hart, flit, now, &e);
+    const TesseraAccessStatus res =
+        tessera_access_unpack(tessera_reflex_send(r_, hart, flit, now), nullptr, nullptr, &e);
     if (error) *error = e;
     return res;
   }
   void SendOk(uint32_t hart, uint32_t flit, uint64_t now) {
     const char* error = nullptr;
-    ASSERT_EQ(Send(hart, flit, now, &error), TESSERA_REFLEX_DONE) << error;
+    ASSERT_EQ(Send(hart, flit, now, &error), TESSERA_ACCESS_DONE) << error;
   }
   // The flit read and when the reader continues; BLOCKED gives no flit.
-  TesseraReflexResult Recv(uint32_t hart, uint64_t now, uint32_t* flit = nullptr,
+  TesseraAccessStatus Recv(uint32_t hart, uint64_t now, uint32_t* flit = nullptr,
                            uint64_t* at = nullptr) {
     uint32_t f = 0;
     uint64_t t = 0;
-    const TesseraReflexResult res = tessera_reflex_recv(r_, hart, now, &f, &t);
+    const TesseraAccessStatus res =
+        tessera_access_unpack(tessera_reflex_recv(r_, hart, now), &f, &t, nullptr);
     if (flit) *flit = f;
     if (at) *at = t;
     return res;
@@ -93,16 +101,16 @@ class Switches {
   std::pair<uint32_t, uint64_t> Take(uint32_t hart, uint64_t now) {
     uint32_t flit = 0;
     uint64_t at = 0;
-    EXPECT_EQ(Recv(hart, now, &flit, &at), TESSERA_REFLEX_DONE) << "hart " << hart;
+    EXPECT_EQ(Recv(hart, now, &flit, &at), TESSERA_ACCESS_DONE) << "hart " << hart;
     return {flit, at};
   }
   // One CSR: what it reads (0 on BLOCKED and errors) in *result.
-  TesseraReflexResult Csr(uint32_t hart, uint32_t csrno, bool write, uint32_t value, uint64_t now,
+  TesseraAccessStatus Csr(uint32_t hart, uint32_t csrno, bool write, uint32_t value, uint64_t now,
                           uint32_t* result, uint64_t* at = nullptr, const char** error = nullptr) {
     uint64_t t = 0;
     const char* e = nullptr;
-    const TesseraReflexResult res =
-        tessera_reflex_csr(r_, hart, csrno, write, value, now, result, &t, &e);
+    const TesseraAccessStatus res = tessera_access_unpack(
+        tessera_reflex_csr(r_, hart, csrno, write, value, now), result, &t, &e);
     if (at) *at = t;
     if (error) *error = e;
     return res;
@@ -111,7 +119,7 @@ class Switches {
   uint32_t ReadCsr(uint32_t hart, uint32_t csrno) {
     uint32_t result = 0;
     const char* error = nullptr;
-    EXPECT_EQ(Csr(hart, csrno, false, 0, 0, &result, nullptr, &error), TESSERA_REFLEX_DONE)
+    EXPECT_EQ(Csr(hart, csrno, false, 0, 0, &result, nullptr, &error), TESSERA_ACCESS_DONE)
         << error;
     return result;
   }
@@ -159,7 +167,7 @@ TEST(ReflexModel, EverySwitchStartsOffWithNoNextSwitch) {
     EXPECT_EQ(s.Out(h), 0u);
   }
   const char* error = nullptr;
-  EXPECT_EQ(s.Send(0, 1, 0, &error), TESSERA_REFLEX_GUEST_ERROR) << "no next switch";
+  EXPECT_EQ(s.Send(0, 1, 0, &error), TESSERA_ACCESS_GUEST_ERROR) << "no next switch";
   EXPECT_NE(error, nullptr);
   EXPECT_EQ(s.Out(0), 0u);
 }
@@ -167,18 +175,27 @@ TEST(ReflexModel, EverySwitchStartsOffWithNoNextSwitch) {
 TEST(ReflexModel, AnOpenRingIsRefusedAndTheSwitchKeepsItsConfiguration) {
   Switches s(3);
   const char* error = nullptr;
-  EXPECT_EQ(tessera_reflex_set_route(s.get(), 0, kForward, &error), TESSERA_REFLEX_GUEST_ERROR);
+  EXPECT_EQ(tessera_access_unpack(tessera_reflex_set_route(s.get(), 0, kForward), nullptr, nullptr,
+                                  &error),
+            TESSERA_ACCESS_GUEST_ERROR);
   EXPECT_NE(error, nullptr);
-  EXPECT_EQ(tessera_reflex_set_route(s.get(), 0, kBoth, &error), TESSERA_REFLEX_GUEST_ERROR);
+  EXPECT_EQ(
+      tessera_access_unpack(tessera_reflex_set_route(s.get(), 0, kBoth), nullptr, nullptr, &error),
+      TESSERA_ACCESS_GUEST_ERROR);
   s.Route(0, kCore);  // a root needs no next switch
   s.Next(1, 2);
   s.Route(1, kBoth);
   error = nullptr;
-  EXPECT_EQ(tessera_reflex_set_next(s.get(), 1, kNoNext, &error), TESSERA_REFLEX_GUEST_ERROR);
+  EXPECT_EQ(
+      tessera_access_unpack(tessera_reflex_set_next(s.get(), 1, kNoNext), nullptr, nullptr, &error),
+      TESSERA_ACCESS_GUEST_ERROR);
   EXPECT_NE(error, nullptr);
   EXPECT_EQ(s.ReadCsr(1, TESSERA_CSR_REFLEX_NEXT), 2u) << "kept its next switch";
-  EXPECT_EQ(tessera_reflex_set_route(s.get(), 1, kBoth + 1, &error), TESSERA_REFLEX_GUEST_ERROR);
-  EXPECT_EQ(tessera_reflex_set_next(s.get(), 1, 3, &error), TESSERA_REFLEX_GUEST_ERROR)
+  EXPECT_EQ(tessera_access_unpack(tessera_reflex_set_route(s.get(), 1, kBoth + 1), nullptr, nullptr,
+                                  &error),
+            TESSERA_ACCESS_GUEST_ERROR);
+  EXPECT_EQ(tessera_access_unpack(tessera_reflex_set_next(s.get(), 1, 3), nullptr, nullptr, &error),
+            TESSERA_ACCESS_GUEST_ERROR)
       << "no hart 3";
   EXPECT_EQ(s.ReadCsr(1, TESSERA_CSR_REFLEX_ROUTE), kBoth);
   // Once the route passes nothing on, the next switch may go.
@@ -323,11 +340,11 @@ TEST(ReflexModel, ASendIntoAFullOutboundBufferIsRefused) {
   s.Next(0, 1);  // hart 1 stays OFF
   for (uint32_t i = 0; i < kB; i++) s.SendOk(0, i, 0);
   const char* error = nullptr;
-  EXPECT_EQ(s.Send(0, 99, 0, &error), TESSERA_REFLEX_GUEST_ERROR);
+  EXPECT_EQ(s.Send(0, 99, 0, &error), TESSERA_ACCESS_GUEST_ERROR);
   EXPECT_NE(error, nullptr);
   EXPECT_EQ(s.Out(0), kB);
   uint32_t result = 5;
-  EXPECT_EQ(s.Csr(0, TESSERA_CSR_REFLEX_SEND, true, 99, 7, &result), TESSERA_REFLEX_GUEST_ERROR);
+  EXPECT_EQ(s.Csr(0, TESSERA_CSR_REFLEX_SEND, true, 99, 7, &result), TESSERA_ACCESS_GUEST_ERROR);
   EXPECT_EQ(result, 0u) << "REFLEX_SEND reads 0";
   s.Route(1, kCore);
   EXPECT_EQ(s.In(1), kB);
@@ -344,17 +361,20 @@ TEST(ReflexModel, WaitSendBlocksUntilTheHeadMovesAndResumesAtTheMove) {
   s.SendOk(1, 2, 5);  // held
   uint32_t room = 9;
   uint64_t at = 0;
-  EXPECT_EQ(tessera_reflex_wait_send(s.get(), 1, 20, &room, &at), TESSERA_REFLEX_BLOCKED);
+  EXPECT_EQ(tessera_access_unpack(tessera_reflex_wait_send(s.get(), 1, 20), &room, &at, nullptr),
+            TESSERA_ACCESS_BLOCKED);
   EXPECT_STREQ(tessera_waits_operation(waits.get(), 1), "reflex wait-send (outbound buffer full)");
   EXPECT_EQ(tessera_waits_since(waits.get(), 1), 20u);
-  EXPECT_EQ(tessera_reflex_wait_send(s.get(), 1, 30, &room, &at), TESSERA_REFLEX_BLOCKED)
+  EXPECT_EQ(tessera_access_unpack(tessera_reflex_wait_send(s.get(), 1, 30), &room, &at, nullptr),
+            TESSERA_ACCESS_BLOCKED)
       << "issued again";
   EXPECT_EQ(tessera_waits_since(waits.get(), 1), 20u);
   EXPECT_TRUE(s.woken.empty());
   s.Take(0, 90);
   EXPECT_EQ(s.woken, std::vector<uint32_t>{1});
   EXPECT_EQ(tessera_waits_count(waits.get()), 0u);
-  EXPECT_EQ(tessera_reflex_wait_send(s.get(), 1, 20, &room, &at), TESSERA_REFLEX_DONE);
+  EXPECT_EQ(tessera_access_unpack(tessera_reflex_wait_send(s.get(), 1, 20), &room, &at, nullptr),
+            TESSERA_ACCESS_DONE);
   EXPECT_EQ(room, 1u);
   EXPECT_EQ(at, 90u) << "the move that freed the slot";
 }
@@ -365,7 +385,7 @@ TEST(ReflexModel, RecvBlocksAndIsWokenByTheFlit) {
                                                                tessera_waits_free);
   Switches s(shape, kB, kHop, waits.get());
   s.Ring({0, 1, 2});
-  EXPECT_EQ(s.Recv(2, 10), TESSERA_REFLEX_BLOCKED);
+  EXPECT_EQ(s.Recv(2, 10), TESSERA_ACCESS_BLOCKED);
   EXPECT_STREQ(tessera_waits_operation(waits.get(), 2), "reflex receive (inbound buffer empty)");
   s.SendOk(0, 3, 50);
   EXPECT_EQ(s.woken, std::vector<uint32_t>{2});
@@ -375,21 +395,21 @@ TEST(ReflexModel, RecvBlocksAndIsWokenByTheFlit) {
   // Another CSR ends a blocked receive (an interrupt handler ran).
   s.Take(1, 60);
   s.Take(0, 60);
-  EXPECT_EQ(s.Recv(1, 70), TESSERA_REFLEX_BLOCKED);
+  EXPECT_EQ(s.Recv(1, 70), TESSERA_ACCESS_BLOCKED);
   EXPECT_EQ(s.ReadCsr(1, TESSERA_CSR_REFLEX_STATUS), 0u | kB << 16);
   EXPECT_EQ(tessera_waits_count(waits.get()), 0u);
   s.woken.clear();
   s.SendOk(0, 4, 80);
   EXPECT_TRUE(s.woken.empty()) << "hart 1 no longer waits";
   // Reset forgets waits, flits and configuration.
-  EXPECT_EQ(s.Recv(2, 90), TESSERA_REFLEX_DONE);
-  EXPECT_EQ(s.Recv(2, 90), TESSERA_REFLEX_BLOCKED);
+  EXPECT_EQ(s.Recv(2, 90), TESSERA_ACCESS_DONE);
+  EXPECT_EQ(s.Recv(2, 90), TESSERA_ACCESS_BLOCKED);
   EXPECT_EQ(tessera_waits_count(waits.get()), 1u);
   tessera_reflex_reset(s.get());
   EXPECT_EQ(tessera_waits_count(waits.get()), 0u);
   EXPECT_EQ(s.In(1), 0u);
   EXPECT_FALSE(s.On(1));
-  EXPECT_EQ(s.Send(0, 1, 0), TESSERA_REFLEX_GUEST_ERROR) << "no next switch after reset";
+  EXPECT_EQ(s.Send(0, 1, 0), TESSERA_ACCESS_GUEST_ERROR) << "no next switch after reset";
 }
 
 // ---------------------------------------------------------------------------
@@ -405,7 +425,7 @@ TEST(ReflexModel, ARingWithNoRootRefusesASendAndReportsAQueuedFlitOnce) {
   s.Route(2, kBoth);
   s.Route(0, kBoth);  // every switch passes on: no root
   const char* error = nullptr;
-  EXPECT_EQ(s.Send(0, 1, 0, &error), TESSERA_REFLEX_GUEST_ERROR);
+  EXPECT_EQ(s.Send(0, 1, 0, &error), TESSERA_ACCESS_GUEST_ERROR);
   EXPECT_NE(error, nullptr);
   EXPECT_EQ(s.Out(0), 0u);
   uint32_t hart = 99;
@@ -443,44 +463,45 @@ TEST(ReflexModel, TheCsrsDecodeThreadIdsAndRefuseBadAccesses) {
   const char* error = nullptr;
   auto csr = [&](uint32_t hart, uint32_t csrno, bool write, uint32_t value, uint64_t now = 0) {
     error = nullptr;
-    return tessera_reflex_csr(s.get(), hart, csrno, write, value, now, &result, &at, &error);
+    return tessera_access_unpack(tessera_reflex_csr(s.get(), hart, csrno, write, value, now),
+                                 &result, &at, &error);
   };
   const uint32_t last = tessera_thread_at(&shape, 7);
-  EXPECT_EQ(csr(0, TESSERA_CSR_REFLEX_NEXT, true, last), TESSERA_REFLEX_DONE);
+  EXPECT_EQ(csr(0, TESSERA_CSR_REFLEX_NEXT, true, last), TESSERA_ACCESS_DONE);
   EXPECT_EQ(result, kNoNext) << "the value before";
-  EXPECT_EQ(csr(0, TESSERA_CSR_REFLEX_NEXT, false, 0), TESSERA_REFLEX_DONE);
+  EXPECT_EQ(csr(0, TESSERA_CSR_REFLEX_NEXT, false, 0), TESSERA_ACCESS_DONE);
   EXPECT_EQ(result, last) << "a read is no write of 0";
-  EXPECT_EQ(csr(0, TESSERA_CSR_REFLEX_NEXT, true, 0xdead), TESSERA_REFLEX_GUEST_ERROR);
+  EXPECT_EQ(csr(0, TESSERA_CSR_REFLEX_NEXT, true, 0xdead), TESSERA_ACCESS_GUEST_ERROR);
   EXPECT_NE(error, nullptr);
-  EXPECT_EQ(csr(0, TESSERA_CSR_REFLEX_NEXT, false, 0), TESSERA_REFLEX_DONE);
+  EXPECT_EQ(csr(0, TESSERA_CSR_REFLEX_NEXT, false, 0), TESSERA_ACCESS_DONE);
   EXPECT_EQ(result, last) << "unchanged";
-  EXPECT_EQ(csr(0, TESSERA_CSR_REFLEX_ROUTE, true, kBoth), TESSERA_REFLEX_DONE);
+  EXPECT_EQ(csr(0, TESSERA_CSR_REFLEX_ROUTE, true, kBoth), TESSERA_ACCESS_DONE);
   EXPECT_EQ(result, kOff);
-  EXPECT_EQ(csr(0, TESSERA_CSR_REFLEX_ROUTE, false, 0), TESSERA_REFLEX_DONE);
+  EXPECT_EQ(csr(0, TESSERA_CSR_REFLEX_ROUTE, false, 0), TESSERA_ACCESS_DONE);
   EXPECT_EQ(result, kBoth);
-  EXPECT_EQ(csr(0, TESSERA_CSR_REFLEX_ROUTE, true, 4), TESSERA_REFLEX_GUEST_ERROR);
-  EXPECT_EQ(csr(7, TESSERA_CSR_REFLEX_ROUTE, true, kCore), TESSERA_REFLEX_DONE);
+  EXPECT_EQ(csr(0, TESSERA_CSR_REFLEX_ROUTE, true, 4), TESSERA_ACCESS_GUEST_ERROR);
+  EXPECT_EQ(csr(7, TESSERA_CSR_REFLEX_ROUTE, true, kCore), TESSERA_ACCESS_DONE);
   for (uint32_t csrno :
        {TESSERA_CSR_REFLEX_RECV, TESSERA_CSR_REFLEX_STATUS, TESSERA_CSR_REFLEX_WAIT_SEND}) {
-    EXPECT_EQ(csr(0, csrno, true, 1), TESSERA_REFLEX_GUEST_ERROR) << std::hex << csrno;
+    EXPECT_EQ(csr(0, csrno, true, 1), TESSERA_ACCESS_GUEST_ERROR) << std::hex << csrno;
     EXPECT_NE(error, nullptr);
   }
-  EXPECT_EQ(csr(0, TESSERA_CSR_REFLEX_SEND, false, 0), TESSERA_REFLEX_GUEST_ERROR);
-  EXPECT_EQ(csr(0, TESSERA_CSR_REFLEX_STATUS, false, 0), TESSERA_REFLEX_DONE);
+  EXPECT_EQ(csr(0, TESSERA_CSR_REFLEX_SEND, false, 0), TESSERA_ACCESS_GUEST_ERROR);
+  EXPECT_EQ(csr(0, TESSERA_CSR_REFLEX_STATUS, false, 0), TESSERA_ACCESS_DONE);
   EXPECT_EQ(result, 0u | kB << 16);
-  EXPECT_EQ(csr(0, TESSERA_CSR_REFLEX_SEND, true, 0x1234, 10), TESSERA_REFLEX_DONE);
+  EXPECT_EQ(csr(0, TESSERA_CSR_REFLEX_SEND, true, 0x1234, 10), TESSERA_ACCESS_DONE);
   EXPECT_EQ(result, 1u);
   EXPECT_EQ(at, 10u);
-  EXPECT_EQ(csr(7, TESSERA_CSR_REFLEX_STATUS, false, 0), TESSERA_REFLEX_DONE);
+  EXPECT_EQ(csr(7, TESSERA_CSR_REFLEX_STATUS, false, 0), TESSERA_ACCESS_DONE);
   EXPECT_EQ(result, 1u | kB << 16);
-  EXPECT_EQ(csr(7, TESSERA_CSR_REFLEX_RECV, false, 0, 3), TESSERA_REFLEX_DONE);
+  EXPECT_EQ(csr(7, TESSERA_CSR_REFLEX_RECV, false, 0, 3), TESSERA_ACCESS_DONE);
   EXPECT_EQ(result, 0x1234u);
   EXPECT_EQ(at, 10u + kHop);
-  EXPECT_EQ(csr(7, TESSERA_CSR_REFLEX_RECV, false, 0, 3), TESSERA_REFLEX_BLOCKED);
-  EXPECT_EQ(csr(0, TESSERA_CSR_REFLEX_WAIT_SEND, false, 0, 3), TESSERA_REFLEX_DONE);
+  EXPECT_EQ(csr(7, TESSERA_CSR_REFLEX_RECV, false, 0, 3), TESSERA_ACCESS_BLOCKED);
+  EXPECT_EQ(csr(0, TESSERA_CSR_REFLEX_WAIT_SEND, false, 0, 3), TESSERA_ACCESS_DONE);
   EXPECT_EQ(result, kB);
-  EXPECT_EQ(csr(0, 0x815, false, 0), TESSERA_REFLEX_GUEST_ERROR) << "not a reflex CSR";
-  EXPECT_EQ(csr(8, TESSERA_CSR_REFLEX_STATUS, false, 0), TESSERA_REFLEX_GUEST_ERROR) << "no hart 8";
+  EXPECT_EQ(csr(0, 0x815, false, 0), TESSERA_ACCESS_GUEST_ERROR) << "not a reflex CSR";
+  EXPECT_EQ(csr(8, TESSERA_CSR_REFLEX_STATUS, false, 0), TESSERA_ACCESS_GUEST_ERROR) << "no hart 8";
 }
 
 // ---------------------------------------------------------------------------
@@ -578,9 +599,11 @@ class Schedule {
       case Kind::kSend: {
         uint32_t result = 0;
         const char* error = nullptr;
-        ASSERT_EQ(tessera_reflex_csr(s.get(), i, TESSERA_CSR_REFLEX_SEND, true,
-                                     static_cast<uint32_t>(op.arg), h.clock, &result, &at, &error),
-                  TESSERA_REFLEX_DONE)
+        ASSERT_EQ(
+            tessera_access_unpack(tessera_reflex_csr(s.get(), i, TESSERA_CSR_REFLEX_SEND, true,
+                                                     static_cast<uint32_t>(op.arg), h.clock),
+                                  &result, &at, &error),
+            TESSERA_ACCESS_DONE)
             << "hart " << i << ": " << error;
         break;
       }
@@ -588,15 +611,17 @@ class Schedule {
       case Kind::kWaitSend: {
         uint32_t result = 0;
         const char* error = nullptr;
-        const TesseraReflexResult r = tessera_reflex_csr(
-            s.get(), i,
-            op.kind == Kind::kRecv ? TESSERA_CSR_REFLEX_RECV : TESSERA_CSR_REFLEX_WAIT_SEND, false,
-            0, h.clock, &result, &at, &error);
-        if (r == TESSERA_REFLEX_BLOCKED) {
+        const TesseraAccessStatus r = tessera_access_unpack(
+            tessera_reflex_csr(
+                s.get(), i,
+                op.kind == Kind::kRecv ? TESSERA_CSR_REFLEX_RECV : TESSERA_CSR_REFLEX_WAIT_SEND,
+                false, 0, h.clock),
+            &result, &at, &error);
+        if (r == TESSERA_ACCESS_BLOCKED) {
           h.blocked = true;
           return;
         }
-        ASSERT_EQ(r, TESSERA_REFLEX_DONE) << error;
+        ASSERT_EQ(r, TESSERA_ACCESS_DONE) << error;
         if (op.kind == Kind::kRecv) h.received.push_back(result);
         break;
       }
@@ -610,11 +635,13 @@ class Schedule {
       case Kind::kNext: {
         uint32_t result = 0;
         const char* error = nullptr;
-        ASSERT_EQ(tessera_reflex_csr(
-                      s.get(), i,
-                      op.kind == Kind::kRoute ? TESSERA_CSR_REFLEX_ROUTE : TESSERA_CSR_REFLEX_NEXT,
-                      true, static_cast<uint32_t>(op.arg), h.clock, &result, &at, &error),
-                  TESSERA_REFLEX_DONE)
+        ASSERT_EQ(tessera_access_unpack(
+                      tessera_reflex_csr(s.get(), i,
+                                         op.kind == Kind::kRoute ? TESSERA_CSR_REFLEX_ROUTE
+                                                                 : TESSERA_CSR_REFLEX_NEXT,
+                                         true, static_cast<uint32_t>(op.arg), h.clock),
+                      &result, &at, &error),
+                  TESSERA_ACCESS_DONE)
             << "hart " << i << ": " << error;
         break;
       }
@@ -1065,7 +1092,7 @@ TEST(ReflexBarrierSkipped, ARingWithoutARootRefusesInit) {
   s.Ring({0, 1, 2, 3});
   s.Route(0, kBoth);
   const char* error = nullptr;
-  EXPECT_EQ(s.Send(0, 1, 0, &error), TESSERA_REFLEX_GUEST_ERROR);
+  EXPECT_EQ(s.Send(0, 1, 0, &error), TESSERA_ACCESS_GUEST_ERROR);
   EXPECT_NE(error, nullptr);
 }
 
@@ -1085,12 +1112,14 @@ TEST(ReflexBarrierSkipped, ARootThatSendsWithoutWaitSendIsRefused) {
   s.Take(1, 20);       // hart 1 leaves; hart 2 has not read the notify flit yet
   s.SendOk(0, 2, 30);  // Wait's B sends: held by hart 2
   const char* error = nullptr;
-  EXPECT_EQ(s.Send(0, 3, 40, &error), TESSERA_REFLEX_GUEST_ERROR) << "episode 1's notify";
+  EXPECT_EQ(s.Send(0, 3, 40, &error), TESSERA_ACCESS_GUEST_ERROR) << "episode 1's notify";
   uint32_t room = 0;
   uint64_t at = 0;
-  EXPECT_EQ(tessera_reflex_wait_send(s.get(), 0, 40, &room, &at), TESSERA_REFLEX_BLOCKED);
+  EXPECT_EQ(tessera_access_unpack(tessera_reflex_wait_send(s.get(), 0, 40), &room, &at, nullptr),
+            TESSERA_ACCESS_BLOCKED);
   s.Take(2, 50);
-  EXPECT_EQ(tessera_reflex_wait_send(s.get(), 0, 40, &room, &at), TESSERA_REFLEX_DONE);
+  EXPECT_EQ(tessera_access_unpack(tessera_reflex_wait_send(s.get(), 0, 40), &room, &at, nullptr),
+            TESSERA_ACCESS_DONE);
   EXPECT_EQ(at, 50u) << "the read that let the Wait flit move";
 }
 

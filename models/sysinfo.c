@@ -117,12 +117,9 @@ uint32_t tessera_sysinfo_partition_base(const TesseraSysinfo *s,
                                   s->cfg.partition_size);
 }
 
-static TesseraSysinfoAction guest_error(const char **error, const char *why)
+static TesseraAccess guest_error(const char *why)
 {
-    if (error != NULL) {
-        *error = why;
-    }
-    return TESSERA_SYSINFO_GUEST_ERROR;
+    return tessera_access_guest_error(why, 0);
 }
 
 /* Checks what every access needs; NULL if the access may go ahead. */
@@ -225,20 +222,19 @@ static int register_value(const TesseraSysinfo *s, uint32_t hart_id,
     }
 }
 
-TesseraSysinfoAction tessera_sysinfo_read(TesseraSysinfo *s, uint32_t hart_id,
-                                          uint32_t offset, uint32_t *value,
-                                          const char **error)
+TesseraAccess tessera_sysinfo_read(TesseraSysinfo *s, uint32_t hart_id,
+                                   uint32_t offset)
 {
     const char *why = access_error(s, hart_id, offset);
+    uint32_t value = 0;
 
-    *value = 0;
     if (why != NULL) {
-        return guest_error(error, why);
+        return guest_error(why);
     }
-    if (!register_value(s, hart_id, offset, value)) {
-        return guest_error(error, "sysinfo: read of an unknown register");
+    if (!register_value(s, hart_id, offset, &value)) {
+        return guest_error("sysinfo: read of an unknown register");
     }
-    return TESSERA_SYSINFO_CONTINUE;
+    return tessera_access_done(value, 0);
 }
 
 bool tessera_sysinfo_checked_in(const TesseraSysinfo *s, uint32_t hart_id)
@@ -252,16 +248,15 @@ bool tessera_sysinfo_checked_in(const TesseraSysinfo *s, uint32_t hart_id)
     return (s->checked_in_by[index / 32] >> (index % 32)) & 1;
 }
 
-static TesseraSysinfoAction check_in(TesseraSysinfo *s, uint32_t hart_id,
-                                     uint32_t status, int *exit_code,
-                                     const char **error)
+static TesseraAccess check_in(TesseraSysinfo *s, uint32_t hart_id,
+                              uint32_t status)
 {
     uint32_t index = tessera_dense_index(&s->cfg.shape, hart_id);
     uint32_t bit = 1u << (index % 32);
     uint32_t *word = &s->checked_in_by[index / 32];
 
     if (*word & bit) {
-        return guest_error(error, "sysinfo: hart checked in twice");
+        return guest_error("sysinfo: hart checked in twice");
     }
     *word |= bit;
     s->checked_in++;
@@ -269,29 +264,26 @@ static TesseraSysinfoAction check_in(TesseraSysinfo *s, uint32_t hart_id,
         s->exit_code = (int)status;
     }
     if (s->checked_in < s->num_harts) {
-        return TESSERA_SYSINFO_CONTINUE;
+        return tessera_access_done(0, 0);
     }
-    if (exit_code != NULL) {
-        *exit_code = s->exit_code;
-    }
-    return TESSERA_SYSINFO_EXIT;
+    return tessera_access_with_effect(tessera_access_done(0, 0),
+                                      TESSERA_EFFECT_END_RUN, s->exit_code);
 }
 
-TesseraSysinfoAction tessera_sysinfo_write(TesseraSysinfo *s, uint32_t hart_id,
-                                           uint32_t offset, uint32_t value,
-                                           int *exit_code, const char **error)
+TesseraAccess tessera_sysinfo_write(TesseraSysinfo *s, uint32_t hart_id,
+                                    uint32_t offset, uint32_t value)
 {
     const char *why = access_error(s, hart_id, offset);
     uint32_t ignored;
 
     if (why != NULL) {
-        return guest_error(error, why);
+        return guest_error(why);
     }
     if (offset == TESSERA_SYSINFO_CHECKIN) {
-        return check_in(s, hart_id, value, exit_code, error);
+        return check_in(s, hart_id, value);
     }
     if (register_value(s, hart_id, offset, &ignored)) {
-        return guest_error(error, "sysinfo: write to a read-only register");
+        return guest_error("sysinfo: write to a read-only register");
     }
-    return guest_error(error, "sysinfo: write to an unknown register");
+    return guest_error("sysinfo: write to an unknown register");
 }

@@ -8,9 +8,13 @@
 #include <string>
 #include <vector>
 
+#include "tessera/testing/access.h"
 #include "tessera/testing/shapes.h"
 
 namespace {
+
+using tessera::testing::kRunEnds;
+using tessera::testing::StatusOrRunEnds;
 
 constexpr uint32_t kDramSize = 256u << 20;
 constexpr uint32_t kPartitionSize = 64u << 10;
@@ -33,16 +37,17 @@ class Sysinfo {
   uint32_t Read(uint32_t hart_id, uint32_t offset) const {
     uint32_t value = 0xdeadbeef;
     const char* error = nullptr;
-    EXPECT_EQ(tessera_sysinfo_read(model_, hart_id, offset, &value, &error),
-              TESSERA_SYSINFO_CONTINUE)
+    EXPECT_EQ(tessera_access_unpack(tessera_sysinfo_read(model_, hart_id, offset), &value, nullptr,
+                                    &error),
+              TESSERA_ACCESS_DONE)
         << (error ? error : "");
     return value;
   }
 
-  TesseraSysinfoAction CheckIn(uint32_t hart_id, uint32_t status, int* exit_code) {
+  int CheckIn(uint32_t hart_id, uint32_t status, int* exit_code) {
     const char* error = nullptr;
-    return tessera_sysinfo_write(model_, hart_id, TESSERA_SYSINFO_CHECKIN, status, exit_code,
-                                 &error);
+    return StatusOrRunEnds(tessera_sysinfo_write(model_, hart_id, TESSERA_SYSINFO_CHECKIN, status),
+                           exit_code, &error);
   }
 
  private:
@@ -122,14 +127,14 @@ TEST_P(SysinfoShapeTest, RunEndsOnlyWhenTheLastHartChecksIn) {
   for (size_t i = 0; i + 1 < ids.size(); i++) {
     int exit_code = -1;
     ASSERT_FALSE(tessera_sysinfo_checked_in(sysinfo.get(), ids[i]));
-    ASSERT_EQ(sysinfo.CheckIn(ids[i], 0, &exit_code), TESSERA_SYSINFO_CONTINUE);
+    ASSERT_EQ(sysinfo.CheckIn(ids[i], 0, &exit_code), TESSERA_ACCESS_DONE);
     ASSERT_EQ(sysinfo.Read(ids[i], TESSERA_SYSINFO_CHECKIN), i + 1);
     ASSERT_TRUE(tessera_sysinfo_checked_in(sysinfo.get(), ids[i]));
   }
   // Ids the machine does not have never count as checked in.
   EXPECT_FALSE(tessera_sysinfo_checked_in(sysinfo.get(), tessera_host_id(&shape)));
   int exit_code = -1;
-  EXPECT_EQ(sysinfo.CheckIn(ids.back(), 0, &exit_code), TESSERA_SYSINFO_EXIT);
+  EXPECT_EQ(sysinfo.CheckIn(ids.back(), 0, &exit_code), kRunEnds);
   EXPECT_EQ(exit_code, 0);
   EXPECT_EQ(sysinfo.Read(ids[0], TESSERA_SYSINFO_CHECKIN), ids.size());
 }
@@ -148,11 +153,11 @@ constexpr TesseraShape kFourHarts{1, 1, 1, 1, 2, 2};
 TEST(SysinfoCheckIn, ExitCodeIsTheFirstNonZeroStatusInCheckInOrder) {
   Sysinfo sysinfo(ConfigFor(kFourHarts));
   int exit_code = -1;
-  EXPECT_EQ(sysinfo.CheckIn(2, 0, &exit_code), TESSERA_SYSINFO_CONTINUE);
-  EXPECT_EQ(sysinfo.CheckIn(0, 5, &exit_code), TESSERA_SYSINFO_CONTINUE);
-  EXPECT_EQ(sysinfo.CheckIn(3, 7, &exit_code), TESSERA_SYSINFO_CONTINUE);
+  EXPECT_EQ(sysinfo.CheckIn(2, 0, &exit_code), TESSERA_ACCESS_DONE);
+  EXPECT_EQ(sysinfo.CheckIn(0, 5, &exit_code), TESSERA_ACCESS_DONE);
+  EXPECT_EQ(sysinfo.CheckIn(3, 7, &exit_code), TESSERA_ACCESS_DONE);
   EXPECT_EQ(exit_code, -1);
-  EXPECT_EQ(sysinfo.CheckIn(1, 0, &exit_code), TESSERA_SYSINFO_EXIT);
+  EXPECT_EQ(sysinfo.CheckIn(1, 0, &exit_code), kRunEnds);
   EXPECT_EQ(exit_code, 5);
 }
 
@@ -160,20 +165,21 @@ TEST(SysinfoCheckIn, SecondCheckInOfAHartIsAGuestErrorAndDoesNotCount) {
   Sysinfo sysinfo(ConfigFor(kFourHarts));
   int exit_code = -1;
   const char* error = nullptr;
-  ASSERT_EQ(sysinfo.CheckIn(1, 0, &exit_code), TESSERA_SYSINFO_CONTINUE);
-  EXPECT_EQ(tessera_sysinfo_write(sysinfo.get(), 1, TESSERA_SYSINFO_CHECKIN, 9, &exit_code, &error),
-            TESSERA_SYSINFO_GUEST_ERROR);
+  ASSERT_EQ(sysinfo.CheckIn(1, 0, &exit_code), TESSERA_ACCESS_DONE);
+  EXPECT_EQ(StatusOrRunEnds(tessera_sysinfo_write(sysinfo.get(), 1, TESSERA_SYSINFO_CHECKIN, 9),
+                            &exit_code, &error),
+            TESSERA_ACCESS_GUEST_ERROR);
   ASSERT_NE(error, nullptr);
   EXPECT_NE(std::string(error).find("twice"), std::string::npos) << error;
   EXPECT_EQ(sysinfo.Read(1, TESSERA_SYSINFO_CHECKIN), 1u);
 
   // Three more distinct harts are still needed, and the ignored status 9
   // does not become the exit code.
-  EXPECT_EQ(sysinfo.CheckIn(0, 0, &exit_code), TESSERA_SYSINFO_CONTINUE);
-  EXPECT_EQ(sysinfo.CheckIn(3, 0, &exit_code), TESSERA_SYSINFO_CONTINUE);
-  EXPECT_EQ(sysinfo.CheckIn(2, 0, &exit_code), TESSERA_SYSINFO_EXIT);
+  EXPECT_EQ(sysinfo.CheckIn(0, 0, &exit_code), TESSERA_ACCESS_DONE);
+  EXPECT_EQ(sysinfo.CheckIn(3, 0, &exit_code), TESSERA_ACCESS_DONE);
+  EXPECT_EQ(sysinfo.CheckIn(2, 0, &exit_code), kRunEnds);
   EXPECT_EQ(exit_code, 0);
-  EXPECT_EQ(sysinfo.CheckIn(2, 0, &exit_code), TESSERA_SYSINFO_GUEST_ERROR);
+  EXPECT_EQ(sysinfo.CheckIn(2, 0, &exit_code), TESSERA_ACCESS_GUEST_ERROR);
 }
 
 // A machine reset forgets every check-in: the next boot's harts check in
@@ -181,14 +187,14 @@ TEST(SysinfoCheckIn, SecondCheckInOfAHartIsAGuestErrorAndDoesNotCount) {
 TEST(SysinfoCheckIn, ResetForgetsEveryCheckIn) {
   Sysinfo sysinfo(ConfigFor(kFourHarts));
   int exit_code = -1;
-  ASSERT_EQ(sysinfo.CheckIn(0, 5, &exit_code), TESSERA_SYSINFO_CONTINUE);
-  ASSERT_EQ(sysinfo.CheckIn(1, 0, &exit_code), TESSERA_SYSINFO_CONTINUE);
+  ASSERT_EQ(sysinfo.CheckIn(0, 5, &exit_code), TESSERA_ACCESS_DONE);
+  ASSERT_EQ(sysinfo.CheckIn(1, 0, &exit_code), TESSERA_ACCESS_DONE);
   tessera_sysinfo_reset(sysinfo.get());
   EXPECT_EQ(sysinfo.Read(0, TESSERA_SYSINFO_CHECKIN), 0u);
   for (uint32_t id = 0; id < 3; id++) {
-    ASSERT_EQ(sysinfo.CheckIn(id, 0, &exit_code), TESSERA_SYSINFO_CONTINUE) << id;
+    ASSERT_EQ(sysinfo.CheckIn(id, 0, &exit_code), TESSERA_ACCESS_DONE) << id;
   }
-  EXPECT_EQ(sysinfo.CheckIn(3, 0, &exit_code), TESSERA_SYSINFO_EXIT);
+  EXPECT_EQ(sysinfo.CheckIn(3, 0, &exit_code), kRunEnds);
   EXPECT_EQ(exit_code, 0);  // the 5 of before the reset is forgotten too
 }
 
@@ -196,8 +202,9 @@ TEST(SysinfoAccess, UnknownRegisterReadsZeroAsAGuestError) {
   Sysinfo sysinfo(ConfigFor(kFourHarts));
   uint32_t value = 0xdeadbeef;
   const char* error = nullptr;
-  EXPECT_EQ(tessera_sysinfo_read(sysinfo.get(), 0, 0x800, &value, &error),
-            TESSERA_SYSINFO_GUEST_ERROR);
+  EXPECT_EQ(
+      tessera_access_unpack(tessera_sysinfo_read(sysinfo.get(), 0, 0x800), &value, nullptr, &error),
+      TESSERA_ACCESS_GUEST_ERROR);
   EXPECT_EQ(value, 0u);
   EXPECT_NE(error, nullptr);
 }
@@ -206,17 +213,19 @@ TEST(SysinfoAccess, UnalignedOffsetIsAGuestError) {
   Sysinfo sysinfo(ConfigFor(kFourHarts));
   uint32_t value = 0;
   const char* error = nullptr;
-  EXPECT_EQ(tessera_sysinfo_read(sysinfo.get(), 0, TESSERA_SYSINFO_BOARDS_X + 1, &value, &error),
-            TESSERA_SYSINFO_GUEST_ERROR);
+  EXPECT_EQ(
+      tessera_access_unpack(tessera_sysinfo_read(sysinfo.get(), 0, TESSERA_SYSINFO_BOARDS_X + 1),
+                            &value, nullptr, &error),
+      TESSERA_ACCESS_GUEST_ERROR);
 }
 
 TEST(SysinfoAccess, WritesToReadOnlyRegistersAreGuestErrors) {
   Sysinfo sysinfo(ConfigFor(kFourHarts));
   int exit_code = -1;
   const char* error = nullptr;
-  EXPECT_EQ(
-      tessera_sysinfo_write(sysinfo.get(), 0, TESSERA_SYSINFO_NUM_HARTS, 1, &exit_code, &error),
-      TESSERA_SYSINFO_GUEST_ERROR);
+  EXPECT_EQ(StatusOrRunEnds(tessera_sysinfo_write(sysinfo.get(), 0, TESSERA_SYSINFO_NUM_HARTS, 1),
+                            &exit_code, &error),
+            TESSERA_ACCESS_GUEST_ERROR);
   EXPECT_EQ(sysinfo.Read(0, TESSERA_SYSINFO_NUM_HARTS), 4u);
 }
 
@@ -226,12 +235,14 @@ TEST(SysinfoAccess, HartIdOutsideTheShapeIsAGuestError) {
   int exit_code = -1;
   const char* error = nullptr;
   const uint32_t host_id = tessera_host_id(&kFourHarts);
+  EXPECT_EQ(tessera_access_unpack(
+                tessera_sysinfo_read(sysinfo.get(), host_id, TESSERA_SYSINFO_HART_INDEX), &value,
+                nullptr, &error),
+            TESSERA_ACCESS_GUEST_ERROR);
   EXPECT_EQ(
-      tessera_sysinfo_read(sysinfo.get(), host_id, TESSERA_SYSINFO_HART_INDEX, &value, &error),
-      TESSERA_SYSINFO_GUEST_ERROR);
-  EXPECT_EQ(
-      tessera_sysinfo_write(sysinfo.get(), host_id, TESSERA_SYSINFO_CHECKIN, 0, &exit_code, &error),
-      TESSERA_SYSINFO_GUEST_ERROR);
+      StatusOrRunEnds(tessera_sysinfo_write(sysinfo.get(), host_id, TESSERA_SYSINFO_CHECKIN, 0),
+                      &exit_code, &error),
+      TESSERA_ACCESS_GUEST_ERROR);
 }
 
 TEST(SysinfoConfig, RejectsShapesTheIdSchemeCannotHold) {

@@ -239,40 +239,41 @@ TesseraMailboxFault receive(uint32_t index, uint32_t* result) {
 }
 
 // tinselIdle: WAIT_UNTIL with an idle bit (tessera_mailbox_csr in models/.../mailbox.h).
-Result idle(uint32_t index, uint32_t conditions, uint32_t* result) {
+TesseraAccess idle(uint32_t index, uint32_t conditions) {
   Box& b = mb.boxes[index];
   // A message available always ends the call (tinselIdle then returns 0).
   const uint32_t wanted = (conditions & kWaitBits) | TESSERA_WAIT_CAN_RECV;
   if (b.idle == Idle::kReleased) {
-    *result = b.release | holds(index, wanted);
     b.idle = Idle::kNone;
-    return Result::kDone;
+    return tessera_access_done(b.release | holds(index, wanted), 0);
   }
   if (const uint32_t held = holds(index, wanted); held != 0) {
     abandon_idle(b);
-    *result = held;
-    return Result::kDone;
+    return tessera_access_done(held, 0);
   }
   if (b.idle == Idle::kNone) {
     b.idle = Idle::kWaiting;
     b.vote = (conditions & TESSERA_WAIT_IDLE_VOTE) != 0;
     ++mb.idle_threads;
     check_termination();
-    if (b.idle == Idle::kReleased) return idle(index, conditions, result);
+    if (b.idle == Idle::kReleased) return idle(index, conditions);
   }
-  return Result::kBlocked;
+  return tessera_access_blocked(0);
 }
 
-Result wait_until(uint32_t index, uint32_t conditions, uint32_t* result) {
+TesseraAccess faulted(Box& b, TesseraMailboxFault code) {
+  b.fault = code;
+  return tessera_access_fault(code, tessera_mailbox_fault_name(code), 0);
+}
+
+TesseraAccess wait_until(uint32_t index, uint32_t conditions) {
   if (conditions == 0 || (conditions & ~(kWaitBits | kIdleBits)) != 0) {
-    mb.boxes[index].fault = TESSERA_FAULT_BAD_WAIT;
-    *result = TESSERA_FAULT_BAD_WAIT;
-    return Result::kFault;
+    return faulted(mb.boxes[index], TESSERA_FAULT_BAD_WAIT);
   }
-  if ((conditions & kIdleBits) != 0) return idle(index, conditions, result);
+  if ((conditions & kIdleBits) != 0) return idle(index, conditions);
   abandon_idle(mb.boxes[index]);
-  *result = holds(index, conditions);
-  return *result != 0 ? Result::kDone : Result::kBlocked;
+  const uint32_t held = holds(index, conditions);
+  return held != 0 ? tessera_access_done(held, 0) : tessera_access_blocked(0);
 }
 
 }  // namespace
@@ -314,20 +315,19 @@ uint32_t peek(uint32_t index, uint32_t csr) {
   }
 }
 
-Result csr(uint32_t index, uint32_t csr, uint32_t value, bool write, uint32_t* result) {
+TesseraAccess csr(uint32_t index, uint32_t csr, uint32_t value, bool write) {
   Box& b = mb.boxes[index];
-  *result = 0;
-  if (!write && tessera_csr_is_mailbox_command(csr)) return Result::kDone;
+  uint32_t result = 0;
+  if (!write && tessera_csr_is_mailbox_command(csr)) return tessera_access_done(0, 0);
   if (csr != TESSERA_CSR_WAIT_UNTIL && csr != TESSERA_CSR_MBOX_FAULT) abandon_idle(b);
   TesseraMailboxFault fault = TESSERA_FAULT_NONE;
   switch (csr) {
     case TESSERA_CSR_WAIT_UNTIL:
-      return wait_until(index, value, result);
+      return wait_until(index, value);
     case TESSERA_CSR_CAN_SEND:
     case TESSERA_CSR_CAN_RECV:
     case TESSERA_CSR_MBOX_FAULT:
-      *result = peek(index, csr);
-      return Result::kDone;
+      return tessera_access_done(peek(index, csr), 0);
     case TESSERA_CSR_SEND_LEN:
       if (value >= TESSERA_MAX_FLITS) {
         fault = TESSERA_FAULT_BAD_LENGTH;
@@ -354,17 +354,13 @@ Result csr(uint32_t index, uint32_t csr, uint32_t value, bool write, uint32_t* r
       fault = free_slot(index, value);
       break;
     case TESSERA_CSR_RECV:
-      fault = receive(index, result);
+      fault = receive(index, &result);
       break;
     default:
       break;
   }
-  if (fault != TESSERA_FAULT_NONE) {
-    b.fault = fault;
-    *result = fault;
-    return Result::kFault;
-  }
-  return Result::kDone;
+  if (fault != TESSERA_FAULT_NONE) return faulted(b, fault);
+  return tessera_access_done(result, 0);
 }
 
 }  // namespace tessera::board::mailbox

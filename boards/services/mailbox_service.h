@@ -15,20 +15,18 @@
 
 #include <stdint.h>
 
+#include "tessera/models/access.h"
+
 namespace tessera::board::mailbox {
 
 // Once, on the first thread, after threads::init(). Ends the run if the board cannot have one.
 void init();
 
-enum class Result {
-  kDone,     // *result holds the value read
-  kBlocked,  // the thread must wait (threads::prepare_wait) and issue the CSR again when woken
-  kFault,    // a mailbox fault: *result holds its code
-};
-
-// One mailbox CSR (tessera_csr_is_mailbox) issued by thread `index`: writes `value` if `write`,
-// returns what a csrrw would read.
-Result csr(uint32_t index, uint32_t csr, uint32_t value, bool write, uint32_t* result);
+// One mailbox CSR (tessera_csr_is_mailbox) issued by thread `index`: writes `value` if `write`;
+// the access contract's answer (tessera/models/access.h): DONE with what a csrrw would read,
+// BLOCKED (the thread waits, threads::prepare_wait, and issues the CSR again when woken), or
+// FAULT with the mailbox fault. No time: resume_at is 0.
+TesseraAccess csr(uint32_t index, uint32_t csr, uint32_t value, bool write);
 
 // What CAN_SEND, CAN_RECV or MBOX_FAULT would read for thread `index`, with no effect on anything
 // (a CSR issued ends a tinselIdle call; this does not): for diagnostics and tests. 0 for any

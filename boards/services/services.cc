@@ -129,71 +129,6 @@ void emit_line(void*, uint32_t, const char* line, size_t length) {
   finish(1);
 }
 
-uint32_t sysinfo_read(uint32_t offset) {
-  switch (offset) {
-    case TESSERA_SYSINFO_PARTITION_BASE:
-      return static_cast<uint32_t>(partition_base(thread_index()));
-    case TESSERA_SYSINFO_PARTITION_SIZE:
-      return layout().partition_size;
-    case TESSERA_SYSINFO_DRAM_SIZE:
-      return layout().ram_size;
-    default:
-      break;
-  }
-  uint32_t value = 0;
-  const char* error = nullptr;
-  if (tessera_sysinfo_read(services.sysinfo, thread_id(), offset, &value, &error) ==
-      TESSERA_SYSINFO_GUEST_ERROR) {
-    guest_error("sysinfo read at", offset, error);
-  }
-  return value;
-}
-
-void sysinfo_write(uint32_t offset, uint32_t value) {
-  int status = 0;
-  const char* error = nullptr;
-  switch (tessera_sysinfo_write(services.sysinfo, thread_id(), offset, value, &status, &error)) {
-    case TESSERA_SYSINFO_EXIT:
-      tessera_console_flush_all(services.console);
-      finish(status);
-    case TESSERA_SYSINFO_GUEST_ERROR:
-      guest_error("sysinfo write at", offset, error);
-      return;
-    case TESSERA_SYSINFO_CONTINUE:
-      return;
-  }
-}
-
-void exit_write(uint32_t offset, uint32_t value) {
-  int status = 0;
-  const char* error = nullptr;
-  switch (tessera_exit_write(offset, value, &status, &error)) {
-    case TESSERA_EXIT_ACTION_END:
-      tessera_console_flush_all(services.console);
-      finish(status);
-    case TESSERA_EXIT_ACTION_RESET:
-      unsupported("exit device reset, written", value);
-    case TESSERA_EXIT_ACTION_GUEST_ERROR:
-      guest_error("exit device write at", offset, error);
-      return;
-    case TESSERA_EXIT_ACTION_NONE:
-      return;
-  }
-}
-
-// MSWI: board b's msip of local hart k at TESSERA_MSWI_BASE + b * STRIDE + 4k.
-void mswi_write(uint32_t offset, uint32_t value) {
-  const TesseraShape shape = layout().shape;
-  const uint32_t per_board = tessera_threads_per_board(&shape);
-  const uint32_t board = offset / TESSERA_MSWI_STRIDE, word = offset % TESSERA_MSWI_STRIDE / 4;
-  if (offset % 4 != 0 || word >= per_board || value > 1 ||
-      board >= shape.boards_x * shape.boards_y) {
-    guest_error("MSWI write at", offset, "no such msip, or a value other than 0 or 1");
-    return;
-  }
-  threads::set_msip(board * per_board + word, value != 0);
-}
-
 // A mailbox fault: on Tessera an illegal-instruction trap that the runtime reports and ends the
 // run with (status 130); here the same two facts, and the same status.
 [[noreturn, gnu::cold, gnu::noinline]] void mailbox_fault(uint32_t csr, uint32_t value,
@@ -209,17 +144,95 @@ void mswi_write(uint32_t offset, uint32_t value) {
   finish(128 + 2);
 }
 
-// Issues `operation` (true: done, with *result) under the lock until it no longer blocks; while
-// it blocks, the thread waits (threads.h) for the device to wake it.
-template <typename Operation>
-uint32_t until_done(Operation operation) {
+// The board's side of the access contract (tessera/models/access.h), for an answer that is not
+// BLOCKED: a guest error is reported and the thread carries on with the value, as -M tessera
+// logs it; a fault ends the run as Tessera's trap does; an access no model answers ends it too.
+uint32_t complete(const TesseraAccess& a, const char* what, uint32_t where, uint32_t value) {
+  switch (a.status) {
+    case TESSERA_ACCESS_DONE:
+      return a.value;
+    case TESSERA_ACCESS_GUEST_ERROR:
+      guest_error(what, where, a.error);
+      return a.value;
+    case TESSERA_ACCESS_FAULT:
+      mailbox_fault(where, value, static_cast<uint32_t>(a.code));
+    default:
+      unsupported(what, where);
+  }
+}
+
+// A write whose effect ends the run (the exit device, the last check-in).
+void effect(const TesseraAccess& a, const char* what, uint32_t where, uint32_t value) {
+  (void)complete(a, what, where, value);
+  switch (a.effect) {
+    case TESSERA_EFFECT_END_RUN:
+      tessera_console_flush_all(services.console);
+      finish(a.code);
+    case TESSERA_EFFECT_RESET:
+      unsupported("exit device reset, written", value);
+    default:
+      return;
+  }
+}
+
+uint32_t sysinfo_read(uint32_t offset) {
+  switch (offset) {
+    case TESSERA_SYSINFO_PARTITION_BASE:
+      return static_cast<uint32_t>(partition_base(thread_index()));
+    case TESSERA_SYSINFO_PARTITION_SIZE:
+      return layout().partition_size;
+    case TESSERA_SYSINFO_DRAM_SIZE:
+      return layout().ram_size;
+    default:
+      break;
+  }
+  return complete(tessera_sysinfo_read(services.sysinfo, thread_id(), offset), "sysinfo read at",
+                  offset, 0);
+}
+
+void sysinfo_write(uint32_t offset, uint32_t value) {
+  effect(tessera_sysinfo_write(services.sysinfo, thread_id(), offset, value), "sysinfo write at",
+         offset, value);
+}
+
+void exit_write(uint32_t offset, uint32_t value) {
+  effect(tessera_exit_write(offset, value), "exit device write at", offset, value);
+}
+
+// MSWI: board b's msip of local hart k at TESSERA_MSWI_BASE + b * STRIDE + 4k.
+void mswi_write(uint32_t offset, uint32_t value) {
+  const TesseraShape shape = layout().shape;
+  const uint32_t per_board = tessera_threads_per_board(&shape);
+  const uint32_t board = offset / TESSERA_MSWI_STRIDE, word = offset % TESSERA_MSWI_STRIDE / 4;
+  if (offset % 4 != 0 || word >= per_board || value > 1 ||
+      board >= shape.boards_x * shape.boards_y) {
+    guest_error("MSWI write at", offset, "no such msip, or a value other than 0 or 1");
+    return;
+  }
+  threads::set_msip(board * per_board + word, value != 0);
+}
+
+struct Answer {
+  bool blocked;
+  uint32_t value;
+};
+
+// The board's one blocking loop: issues `access` (one access of a model, under the lock, on the
+// services' stack) until it no longer blocks; while it blocks, the thread waits (threads.h) for
+// the device to wake it. `what`, `where` and `value` name the access in reports.
+template <typename Access>
+uint32_t until_done(const char* what, uint32_t where, uint32_t value, Access access) {
   for (;;) {
     {
       const ServicesLock lock;
-      uint32_t result = 0;
-      if (on_service_stack([&] { return operation(&result); })) {
+      const Answer answer = on_service_stack([&] {
+        const TesseraAccess a = access();
+        if (a.status == TESSERA_ACCESS_BLOCKED) return Answer{true, 0};
+        return Answer{false, complete(a, what, where, value)};
+      });
+      if (!answer.blocked) {
         tessera_waits_unblock(threads::waits(), thread_index());
-        return result;
+        return answer.value;
       }
       threads::prepare_wait();
     }
@@ -228,21 +241,16 @@ uint32_t until_done(Operation operation) {
 }
 
 uint32_t mailbox_csr(uint32_t csr, uint32_t value, bool write) {
-  return until_done([=](uint32_t* result) {
-    switch (mailbox::csr(thread_index(), csr, value, write, result)) {
-      case mailbox::Result::kDone:
-        return true;
-      case mailbox::Result::kFault:
-        mailbox_fault(csr, value, *result);
-      case mailbox::Result::kBlocked:
-        // Only WAIT_UNTIL blocks; a vote alone is a tinselIdle call too.
-        tessera_waits_block(threads::waits(), thread_index(),
-                            tessera_mailbox_wait_operation(
-                                value & TESSERA_WAIT_IDLE_VOTE ? value | TESSERA_WAIT_IDLE : value),
-                            cycles());
-        break;
+  return until_done("mailbox CSR", csr, value, [=] {
+    const TesseraAccess a = mailbox::csr(thread_index(), csr, value, write);
+    if (a.status == TESSERA_ACCESS_BLOCKED) {
+      // Only WAIT_UNTIL blocks; a vote alone is a tinselIdle call too.
+      tessera_waits_block(threads::waits(), thread_index(),
+                          tessera_mailbox_wait_operation(
+                              value & TESSERA_WAIT_IDLE_VOTE ? value | TESSERA_WAIT_IDLE : value),
+                          cycles());
     }
-    return false;
+    return a;
   });
 }
 
@@ -263,74 +271,33 @@ void check_provided(const void* device, const char* what, uint32_t where) {
 
 uint32_t ocbus_wait_csr(uint32_t value) {
   check_provided(services.ocbus, "open-collector bus wait, CSR", TESSERA_CSR_OCBUS_WAIT);
-  return until_done([=](uint32_t* result) {
-    uint64_t resume_at = 0;
-    const char* error = nullptr;
-    switch (tessera_ocbus_wait_csr(services.ocbus, thread_index(), value, cycles(), result,
-                                   &resume_at, &error)) {
-      case TESSERA_OCBUS_BLOCKED:
-        return false;
-      case TESSERA_OCBUS_GUEST_ERROR:
-        guest_error("open-collector bus wait", value, error);
-        *result = 0;
-        return true;
-      case TESSERA_OCBUS_DONE:
-        return true;
-    }
-    return true;
+  return until_done("open-collector bus wait", value, value, [=] {
+    return tessera_ocbus_wait_csr(services.ocbus, thread_index(), value, cycles());
   });
 }
 
 uint32_t barrier_csr(uint32_t csr, uint32_t value) {
   check_provided(services.barrier_ctl, "barrier controller, CSR", csr);
-  return until_done([=](uint32_t* result) {
-    uint64_t resume_at = 0;
-    const char* error = nullptr;
-    if (tessera_barrier_ctl_csr(services.barrier_ctl, thread_index(), csr, value, cycles(), result,
-                                &resume_at, &error) == TESSERA_BARRIER_CTL_BLOCKED) {
-      return false;
-    }
-    if (error != nullptr) guest_error("barrier controller CSR", csr, error);
-    return true;
+  return until_done("barrier controller CSR", csr, value, [=] {
+    return tessera_barrier_ctl_csr(services.barrier_ctl, thread_index(), csr, value, cycles());
   });
 }
 
 uint32_t reflex_csr(uint32_t csr, uint32_t value, bool write) {
   check_provided(services.reflex, "reflex switch, CSR", csr);
-  return until_done([=](uint32_t* result) {
-    uint64_t resume_at = 0;
-    const char* error = nullptr;
-    switch (tessera_reflex_csr(services.reflex, thread_index(), csr, write, value, cycles(), result,
-                               &resume_at, &error)) {
-      case TESSERA_REFLEX_BLOCKED:
-        return false;
-      case TESSERA_REFLEX_GUEST_ERROR:
-        guest_error("reflex CSR", csr, error);
-        return true;
-      case TESSERA_REFLEX_DONE:
-        return true;
-    }
-    return true;
+  return until_done("reflex CSR", csr, value, [=] {
+    return tessera_reflex_csr(services.reflex, thread_index(), csr, write, value, cycles());
   });
 }
 
 uint32_t ocbus_read(uint32_t offset) {
-  uint32_t value = 0;
-  uint64_t resume_at = 0;
-  const char* error = nullptr;
-  if (tessera_ocbus_mmio_read(services.ocbus, thread_index(), offset, cycles(), &value, &resume_at,
-                              &error) == TESSERA_OCBUS_GUEST_ERROR) {
-    guest_error("open-collector bus read at", offset, error);
-  }
-  return value;
+  return complete(tessera_ocbus_mmio_read(services.ocbus, thread_index(), offset, cycles()),
+                  "open-collector bus read at", offset, 0);
 }
 
 void ocbus_write(uint32_t offset, uint32_t value) {
-  const char* error = nullptr;
-  if (tessera_ocbus_mmio_write(services.ocbus, thread_index(), offset, value, cycles(), &error) ==
-      TESSERA_OCBUS_GUEST_ERROR) {
-    guest_error("open-collector bus write at", offset, error);
-  }
+  (void)complete(tessera_ocbus_mmio_write(services.ocbus, thread_index(), offset, value, cycles()),
+                 "open-collector bus write at", offset, value);
 }
 
 bool within(uint32_t address, uint32_t base, uint32_t size) {
@@ -403,11 +370,9 @@ void mmio_write(uint32_t address, uint32_t value) {
   if (within(address, TESSERA_SYSINFO_BASE, TESSERA_SYSINFO_SIZE)) {
     sysinfo_write(address - TESSERA_SYSINFO_BASE, value);
   } else if (within(address, TESSERA_CONSOLE_BASE, TESSERA_CONSOLE_SIZE)) {
-    const char* error = nullptr;
-    if (tessera_console_write(services.console, thread_index(), address - TESSERA_CONSOLE_BASE,
-                              value, &error) == TESSERA_CONSOLE_GUEST_ERROR) {
-      guest_error("console write at", address, error);
-    }
+    (void)complete(tessera_console_write(services.console, thread_index(),
+                                         address - TESSERA_CONSOLE_BASE, value),
+                   "console write at", address, value);
   } else if (within(address, TESSERA_EXIT_BASE, TESSERA_EXIT_SIZE)) {
     exit_write(address - TESSERA_EXIT_BASE, value);
   } else if (within(address, TESSERA_MSWI_BASE, TESSERA_MSWI_SIZE)) {

@@ -38,29 +38,11 @@ std::vector<uint16_t> BarrierCtlDevice::csrs() const {
 
 uint32_t BarrierCtlDevice::csr_swap(Hart& hart, uint16_t csr, uint32_t value) {
   std::unique_lock lock(mutex_);
-  for (;;) {
-    uint32_t result = 0;
-    uint64_t resume_at = 0;
-    const char* error = nullptr;
-    waiters_.arm(hart.index());
-    const TesseraBarrierCtlResult r = tessera_barrier_ctl_csr(
-        model_, hart.index(), csr, value, hart.cycles(), &result, &resume_at, &error);
-    switch (r) {
-      case TESSERA_BARRIER_CTL_DONE:
-        if (error != nullptr) {
-          guest_errors_.push_back("hart " + hex32(hart.id()) + ": csrrw " + hex32(csr) + ", " +
-                                  hex32(value) + ": " + error);
-        }
-        (void)hart.wait_until(resume_at);
-        return result;
-      case TESSERA_BARRIER_CTL_BLOCKED:
-        waiters_.wait(lock, hart, BlockedOn::kBarrier);
-        break;
-      case TESSERA_BARRIER_CTL_UNKNOWN:
-      default:
-        throw_bus_error(hart, "the barrier controller model does not know CSR " + hex32(csr));
-    }
-  }
+  const TesseraAccess access = waiters_.until_done(
+      lock, hart,
+      [&] { return tessera_barrier_ctl_csr(model_, hart.index(), csr, value, hart.cycles()); },
+      [] { return BlockedOn::kBarrier; });
+  return complete(hart, access, {AccessSite::Kind::kCsrWrite, csr, value}, &guest_errors_);
 }
 
 std::vector<BarrierLogLine> BarrierCtlDevice::log() const {
@@ -70,7 +52,7 @@ std::vector<BarrierLogLine> BarrierCtlDevice::log() const {
 
 std::vector<std::string> BarrierCtlDevice::guest_errors() const {
   std::lock_guard lock(mutex_);
-  return guest_errors_;
+  return guest_errors_.lines();
 }
 
 // Called by the model with mutex_ held.

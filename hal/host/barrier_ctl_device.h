@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "bus_error.h"
 #include "hart_waiters.h"
 #include "tessera/host/device.h"
 #include "tessera/host/machine.h"
@@ -49,7 +50,7 @@ class BarrierCtlDevice final : public Device {
   HartWaiters waiters_;
   TesseraBarrierCtl* model_ = nullptr;
   std::vector<BarrierLogLine> log_;
-  std::vector<std::string> guest_errors_;
+  GuestErrors guest_errors_{"barrier-ctl"};
 };
 
 }  // namespace tessera::host

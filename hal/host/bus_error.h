@@ -7,6 +7,9 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
+
+#include "tessera/models/access.h"
 
 namespace tessera::host {
 
@@ -18,8 +21,39 @@ std::string hex32(uint32_t value);
 // Throws std::logic_error("tessera host: hart 0x.. (index ..): <what>").
 [[noreturn]] void throw_bus_error(const Hart& hart, std::string_view what);
 
-// A guest error a device model reported for an access at `offset` of its
-// window: throw_bus_error with "<reason> (offset 0x...)".
-[[noreturn]] void throw_guest_error(const Hart& hart, const char* reason, uint32_t offset);
+// One guest access, as the reports name it: "csrrw 0x00000816, 0x00000005",
+// "csrr 0x00000817", "read at offset 0x00000004", "write of 0x00000001 at
+// offset 0x00000000".
+struct AccessSite {
+  enum class Kind { kCsrWrite, kCsrRead, kRead, kWrite };
+  Kind kind;
+  uint32_t where;  // the CSR, or the offset in the device's window
+  uint32_t value;  // what it writes
+  std::string describe() const;
+};
+
+// The guest errors of a device that does not stop the hart (as QEMU logs them
+// and goes on), one line each: "tessera-<device>: thread 0x...: <access>:
+// <reason>". Guarded by the device's mutex.
+class GuestErrors {
+ public:
+  explicit GuestErrors(std::string device) : device_(std::move(device)) {}
+  void record(uint32_t thread_id, const std::string& what);
+  const std::vector<std::string>& lines() const { return lines_; }
+
+ private:
+  std::string device_;
+  std::vector<std::string> lines_;
+};
+
+// The host machine's side of the access contract (tessera/models/access.h),
+// for an answer that is not BLOCKED (HartWaiters::until_done waits those
+// out): DONE moves the hart to resume_at and returns the value; a guest
+// error does the same and is recorded in `errors`, or, without them, stops
+// the hart with a bus error naming the model's reason; FAULT throws
+// MailboxFault (the real machine's trap); UNKNOWN is a bus error. The
+// access's effect, if any, is the device's to act on.
+uint32_t complete(Hart& hart, const TesseraAccess& access, const AccessSite& site,
+                  GuestErrors* errors = nullptr);
 
 }  // namespace tessera::host

@@ -29,22 +29,14 @@ std::vector<uint16_t> ConsoleDevice::csrs() const {
 }
 
 uint32_t ConsoleDevice::mmio_read32(Hart& hart, uint32_t offset) {
-  uint32_t value = 0;
-  const char* error = nullptr;
   std::lock_guard lock(mutex_);
-  if (tessera_console_read(model_, offset, &value, &error) == TESSERA_CONSOLE_GUEST_ERROR) {
-    throw_guest_error(hart, error, offset);
-  }
-  return value;
+  return complete(hart, tessera_console_read(model_, offset), {AccessSite::Kind::kRead, offset, 0});
 }
 
 void ConsoleDevice::mmio_write32(Hart& hart, uint32_t offset, uint32_t value) {
-  const char* error = nullptr;
   std::lock_guard lock(mutex_);
-  if (tessera_console_write(model_, hart.index(), offset, value, &error) ==
-      TESSERA_CONSOLE_GUEST_ERROR) {
-    throw_guest_error(hart, error, offset);
-  }
+  (void)complete(hart, tessera_console_write(model_, hart.index(), offset, value),
+                 {AccessSite::Kind::kWrite, offset, value});
 }
 
 // The host's csr_swap is csrrw: it always writes.

@@ -13,33 +13,23 @@ std::optional<MmioWindow> ExitDevice::mmio_window() const {
 }
 
 uint32_t ExitDevice::mmio_read32(Hart& hart, uint32_t offset) {
-  uint32_t value = 0;
-  const char* error = nullptr;
-  if (tessera_exit_read(offset, &value, &error) == TESSERA_EXIT_ACTION_GUEST_ERROR) {
-    throw_guest_error(hart, error, offset);
-  }
-  return value;
+  return complete(hart, tessera_exit_read(offset), {AccessSite::Kind::kRead, offset, 0});
 }
 
 // The model holds no state, so this device needs no lock.
 void ExitDevice::mmio_write32(Hart& hart, uint32_t offset, uint32_t value) {
-  int code = 0;
-  const char* error = nullptr;
-  switch (tessera_exit_write(offset, value, &code, &error)) {
-    case TESSERA_EXIT_ACTION_END:
-      // error, if any, only explains the status (FAIL with code 0 -> 1).
-      machine_.end_run(code);
-      throw MachineExit(code);
-    case TESSERA_EXIT_ACTION_RESET:
+  const TesseraAccess access = tessera_exit_write(offset, value);
+  switch (access.effect) {
+    case TESSERA_EFFECT_END_RUN:
+      // A guest error here only explains the status (FAIL with code 0 -> 1).
+      machine_.end_run(access.code);
+      throw MachineExit(access.code);
+    case TESSERA_EFFECT_RESET:
       throw_bus_error(hart, "exit device: reset (" + hex32(value) +
                                 ") requested; the host machine cannot reboot");
-    case TESSERA_EXIT_ACTION_NONE:
-      return;
-    case TESSERA_EXIT_ACTION_GUEST_ERROR:
-      break;
+    default:
+      (void)complete(hart, access, {AccessSite::Kind::kWrite, offset, value});
   }
-  throw_bus_error(hart,
-                  std::string(error) + " (" + hex32(value) + " at offset " + hex32(offset) + ")");
 }
 
 }  // namespace tessera::host

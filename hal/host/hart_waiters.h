@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "tessera/host/machine.h"
+#include "tessera/models/access.h"
 #include "tessera/models/waits.h"
 
 namespace tessera::host {
@@ -38,12 +39,23 @@ class HartWaiters {
   TesseraWaits* registry() const { return waits_.get(); }
   const std::string& device() const { return device_; }
 
-  // Before each call into the model that may block `hart_index`: a wake from
-  // then on counts.
-  void arm(uint32_t hart_index) { waiters_[hart_index].woken = false; }
-  // Sleeps until the model wakes `hart` (shown as `what` meanwhile); throws
-  // Deadlock or MachineExit.
-  void wait(std::unique_lock<std::mutex>& lock, Hart& hart, BlockedOn what);
+  // The host machine's one blocking loop (docs/architecture.md, the access
+  // contract): issues `call`, one access of the device's model made under
+  // `lock`, and each time the model answers BLOCKED sleeps until it wakes the
+  // hart (shown as `what()` meanwhile), then issues it again. Returns the
+  // first answer that is not BLOCKED; throws Deadlock or MachineExit.
+  template <typename Call, typename What>
+  TesseraAccess until_done(std::unique_lock<std::mutex>& lock, Hart& hart, Call&& call,
+                           What&& what) {
+    for (;;) {
+      waiters_[hart.index()].woken = false;  // a wake from here on counts
+      const TesseraAccess access = call();
+      if (access.status != TESSERA_ACCESS_BLOCKED) {
+        return access;
+      }
+      wait(lock, hart, what());
+    }
+  }
   // The model's wake callback.
   void wake(uint32_t hart_index);
 
@@ -63,6 +75,9 @@ class HartWaiters {
     bool woken = false;
   };
 
+  // Sleeps until the model wakes `hart` (shown as `what` meanwhile); throws
+  // Deadlock or MachineExit.
+  void wait(std::unique_lock<std::mutex>& lock, Hart& hart, BlockedOn what);
   void notify_blocked();
 
   Machine& machine_;

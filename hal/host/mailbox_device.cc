@@ -121,28 +121,11 @@ uint32_t MailboxDevice::scratch_bus_address(Hart& hart, const volatile void* poi
 
 uint32_t MailboxDevice::csr_swap(Hart& hart, uint16_t csr, uint32_t value) {
   std::unique_lock lock(mutex_);
-  for (;;) {
-    uint32_t result = 0;
-    uint64_t resume_at = 0;
-    TesseraMailboxFault fault = TESSERA_FAULT_NONE;
-    const uint64_t now = hart.cycles();
-    waiters_.arm(hart.index());
-    const TesseraCsrResult r =
-        tessera_mailbox_csr(model_, hart.index(), csr, value, now, &result, &resume_at, &fault);
-    switch (r) {
-      case TESSERA_CSR_DONE:
-        (void)hart.wait_until(resume_at);
-        return result;
-      case TESSERA_CSR_FAULT:
-        throw MailboxFault(hart, csr, value, fault);
-      case TESSERA_CSR_BLOCKED:
-        waiters_.wait(lock, hart, blocked_on(tessera_mailbox_waiting(model_, hart.index())));
-        break;
-      case TESSERA_CSR_UNKNOWN:
-      default:
-        throw_bus_error(hart, "the mailbox model does not know CSR " + hex32(csr));
-    }
-  }
+  const TesseraAccess access = waiters_.until_done(
+      lock, hart,
+      [&] { return tessera_mailbox_csr(model_, hart.index(), csr, value, hart.cycles()); },
+      [&] { return blocked_on(tessera_mailbox_waiting(model_, hart.index())); });
+  return complete(hart, access, {AccessSite::Kind::kCsrWrite, csr, value});
 }
 
 // Called by the model with mutex_ held.

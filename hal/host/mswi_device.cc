@@ -30,24 +30,20 @@ std::vector<uint16_t> MswiDevice::csrs() const {
 }
 
 uint32_t MswiDevice::mmio_read32(Hart& hart, uint32_t offset) {
-  uint32_t value = 0;
-  const char* error = nullptr;
   std::lock_guard lock(mutex_);
-  if (tessera_mswi_read(boards_[offset / TESSERA_MSWI_STRIDE].get(), offset % TESSERA_MSWI_STRIDE,
-                        &value, &error) == TESSERA_MSWI_GUEST_ERROR) {
-    throw_guest_error(hart, error, offset);
-  }
-  return value;
+  return complete(
+      hart,
+      tessera_mswi_read(boards_[offset / TESSERA_MSWI_STRIDE].get(), offset % TESSERA_MSWI_STRIDE),
+      {AccessSite::Kind::kRead, offset, 0});
 }
 
 void MswiDevice::mmio_write32(Hart& hart, uint32_t offset, uint32_t value) {
-  const char* error = nullptr;
   std::lock_guard lock(mutex_);
-  // Nothing to raise: a pending msip is read through mip when asked.
-  if (tessera_mswi_write(boards_[offset / TESSERA_MSWI_STRIDE].get(), offset % TESSERA_MSWI_STRIDE,
-                         value, nullptr, &error) == TESSERA_MSWI_GUEST_ERROR) {
-    throw_guest_error(hart, error, offset);
-  }
+  // Nothing to raise (the effect): a pending msip is read through mip when asked.
+  (void)complete(hart,
+                 tessera_mswi_write(boards_[offset / TESSERA_MSWI_STRIDE].get(),
+                                    offset % TESSERA_MSWI_STRIDE, value),
+                 {AccessSite::Kind::kWrite, offset, value});
 }
 
 uint32_t MswiDevice::csr_swap(Hart& hart, uint16_t csr, uint32_t value) {

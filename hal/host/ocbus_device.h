@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "bus_error.h"
 #include "hart_waiters.h"
 #include "tessera/host/device.h"
 #include "tessera/host/machine.h"
@@ -38,12 +39,11 @@ class OcbusDevice final : public Device {
 
  private:
   static void wake(void* opaque, uint32_t hart_index);
-  void record(const Hart& hart, const std::string& access, const char* error);
 
   mutable std::mutex mutex_;  // guards everything below and the model
   HartWaiters waiters_;
   TesseraOcbus* model_ = nullptr;
-  std::vector<std::string> guest_errors_;
+  GuestErrors guest_errors_{"ocbus"};
 };
 
 }  // namespace tessera::host

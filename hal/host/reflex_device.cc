@@ -39,45 +39,28 @@ uint32_t ReflexDevice::csr_read(Hart& hart, uint16_t csr) {
 
 uint32_t ReflexDevice::access(Hart& hart, uint16_t csr, bool write, uint32_t value) {
   std::unique_lock lock(mutex_);
-  for (;;) {
-    uint32_t result = 0;
-    uint64_t resume_at = 0;
-    const char* error = nullptr;
-    const uint64_t now = hart.cycles();
-    waiters_.arm(hart.index());
-    const TesseraReflexResult r = tessera_reflex_csr(model_.get(), hart.index(), csr, write, value,
-                                                     now, &result, &resume_at, &error);
-    uint32_t sender = 0;
-    while (const char* taken = tessera_reflex_take_error(model_.get(), &sender)) {
-      record_guest_error(machine_.hart_at(sender).id(), taken);
-    }
-    switch (r) {
-      case TESSERA_REFLEX_DONE:
-        (void)hart.wait_until(resume_at);
-        return result;
-      case TESSERA_REFLEX_BLOCKED:
-        waiters_.wait(
-            lock, hart,
-            csr == TESSERA_CSR_REFLEX_RECV ? BlockedOn::kReflexRecv : BlockedOn::kReflexWaitSend);
-        break;
-      case TESSERA_REFLEX_GUEST_ERROR:
-      default:
-        (void)hart.wait_until(resume_at);
-        record_guest_error(hart.id(), std::string(write ? "csrrw " : "csrr ") + hex32(csr) + ", " +
-                                          hex32(value) + ": " +
-                                          (error != nullptr ? error : "refused"));
-        return result;
-    }
-  }
-}
-
-void ReflexDevice::record_guest_error(uint32_t thread_id, const std::string& what) {
-  guest_errors_.push_back("tessera-reflex: thread " + hex32(thread_id) + ": " + what);
+  const TesseraAccess access = waiters_.until_done(
+      lock, hart,
+      [&] {
+        const TesseraAccess a =
+            tessera_reflex_csr(model_.get(), hart.index(), csr, write, value, hart.cycles());
+        uint32_t sender = 0;
+        while (const char* taken = tessera_reflex_take_error(model_.get(), &sender)) {
+          guest_errors_.record(machine_.hart_at(sender).id(), taken);
+        }
+        return a;
+      },
+      [csr] {
+        return csr == TESSERA_CSR_REFLEX_RECV ? BlockedOn::kReflexRecv : BlockedOn::kReflexWaitSend;
+      });
+  return complete(hart, access,
+                  {write ? AccessSite::Kind::kCsrWrite : AccessSite::Kind::kCsrRead, csr, value},
+                  &guest_errors_);
 }
 
 std::vector<std::string> ReflexDevice::guest_errors() const {
   std::lock_guard lock(mutex_);
-  return guest_errors_;
+  return guest_errors_.lines();
 }
 
 // Called by the model with mutex_ held.

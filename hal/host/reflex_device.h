@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "bus_error.h"
 #include "hart_waiters.h"
 #include "tessera/host/device.h"
 #include "tessera/host/machine.h"
@@ -42,13 +43,12 @@ class ReflexDevice final : public Device {
  private:
   static void wake(void* opaque, uint32_t hart_index);
   uint32_t access(Hart& hart, uint16_t csr, bool write, uint32_t value);
-  void record_guest_error(uint32_t thread_id, const std::string& what);
 
   Machine& machine_;
   mutable std::mutex mutex_;  // guards everything below and the model
   HartWaiters waiters_;       // harts asleep in RECV or WAIT_SEND, and the wait registry
   std::unique_ptr<TesseraReflex, void (*)(TesseraReflex*)> model_{nullptr, tessera_reflex_free};
-  std::vector<std::string> guest_errors_;
+  GuestErrors guest_errors_{"reflex"};
 };
 
 }  // namespace tessera::host

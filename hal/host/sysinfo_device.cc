@@ -25,35 +25,23 @@ std::optional<MmioWindow> SysinfoDevice::mmio_window() const {
 }
 
 uint32_t SysinfoDevice::mmio_read32(Hart& hart, uint32_t offset) {
-  uint32_t value = 0;
-  const char* error = nullptr;
   std::lock_guard lock(mutex_);
-  if (tessera_sysinfo_read(model_, hart.id(), offset, &value, &error) ==
-      TESSERA_SYSINFO_GUEST_ERROR) {
-    throw_guest_error(hart, error, offset);
-  }
-  return value;
+  return complete(hart, tessera_sysinfo_read(model_, hart.id(), offset),
+                  {AccessSite::Kind::kRead, offset, 0});
 }
 
 void SysinfoDevice::mmio_write32(Hart& hart, uint32_t offset, uint32_t value) {
-  int exit_code = 0;
-  const char* error = nullptr;
-  TesseraSysinfoAction action;
+  TesseraAccess access;
   {
     std::lock_guard lock(mutex_);
-    action = tessera_sysinfo_write(model_, hart.id(), offset, value, &exit_code, &error);
+    access = tessera_sysinfo_write(model_, hart.id(), offset, value);
   }
-  switch (action) {
-    case TESSERA_SYSINFO_CONTINUE:
-      return;
-    case TESSERA_SYSINFO_EXIT:
-      // Unlike the exit device this does not stop the hart: checking in is
-      // the end of its work, and the harts that checked in before it went
-      // on running too.
-      machine_.end_run(exit_code);
-      return;
-    case TESSERA_SYSINFO_GUEST_ERROR:
-      throw_guest_error(hart, error, offset);
+  (void)complete(hart, access, {AccessSite::Kind::kWrite, offset, value});
+  if (access.effect == TESSERA_EFFECT_END_RUN) {
+    // Unlike the exit device this does not stop the hart: checking in is
+    // the end of its work, and the harts that checked in before it went
+    // on running too.
+    machine_.end_run(access.code);
   }
 }
 

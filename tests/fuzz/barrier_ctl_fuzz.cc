@@ -28,6 +28,13 @@
 
 namespace {
 
+// Bad use is a guest error, with its reason, that still reads its status: DONE for the shadow.
+TesseraAccessStatus Completed(TesseraAccessStatus status, const char* error) {
+  FUZZ_CHECK((status == TESSERA_ACCESS_GUEST_ERROR) == (error != nullptr),
+             "a guest error without a reason, or a reason without one");
+  return status == TESSERA_ACCESS_GUEST_ERROR ? TESSERA_ACCESS_DONE : status;
+}
+
 using fuzz::FuzzInput;
 
 constexpr int kMaxOperations = 3000;
@@ -91,10 +98,12 @@ class Scenario {
     uint32_t result = 0;
     uint64_t at = 0;
     const char* error = nullptr;
-    const auto r =
-        tessera_barrier_ctl_csr(ctl_, hart, TESSERA_CSR_BARRIER_COUNT,
-                                TESSERA_BARRIER_VALUE(uid, count), now, &result, &at, &error);
-    FUZZ_CHECK(r == TESSERA_BARRIER_CTL_DONE, "COUNT did not complete");
+    const auto r = Completed(
+        tessera_access_unpack(tessera_barrier_ctl_csr(ctl_, hart, TESSERA_CSR_BARRIER_COUNT,
+                                                      TESSERA_BARRIER_VALUE(uid, count), now),
+                              &result, &at, &error),
+        error);
+    FUZZ_CHECK(r == TESSERA_ACCESS_DONE, "COUNT did not complete");
     if (hart >= num_harts_) {
       FUZZ_CHECK(error != nullptr, "COUNT by no hart accepted");
       return;
@@ -118,10 +127,13 @@ class Scenario {
     const char* error = nullptr;
     const size_t log_before = log_.size();
     woken_.clear();
-    const auto r = tessera_barrier_ctl_csr(ctl_, hart, TESSERA_CSR_BARRIER_ENTER, value, now,
-                                           &status, &at, &error);
+    const auto r =
+        Completed(tessera_access_unpack(
+                      tessera_barrier_ctl_csr(ctl_, hart, TESSERA_CSR_BARRIER_ENTER, value, now),
+                      &status, &at, &error),
+                  error);
     if (hart >= num_harts_) {
-      FUZZ_CHECK(r == TESSERA_BARRIER_CTL_DONE && error != nullptr, "ENTER by no hart accepted");
+      FUZZ_CHECK(r == TESSERA_ACCESS_DONE && error != nullptr, "ENTER by no hart accepted");
       return;
     }
     HartShadow& h = harts_[hart];
@@ -129,7 +141,7 @@ class Scenario {
     uint32_t count = value >> TESSERA_BARRIER_COUNT_SHIFT;
     const uint64_t round_trip = 2 * latency(hart);
     auto refused = [&](uint32_t expected) {
-      FUZZ_CHECK(r == TESSERA_BARRIER_CTL_DONE && status == expected && error != nullptr,
+      FUZZ_CHECK(r == TESSERA_ACCESS_DONE && status == expected && error != nullptr,
                  "expected status %u, got result %d status %u", expected, r, status);
       FUZZ_CHECK(at == now + round_trip, "refusal answered at a wrong time");
       FUZZ_CHECK(log_.size() == log_before && woken_.empty(), "a refusal logged or woke");
@@ -137,10 +149,10 @@ class Scenario {
     if (h.state != State::kIdle && h.value != value) {
       refused(TESSERA_BARRIER_BUSY);
     } else if (h.state == State::kWaiting) {
-      FUZZ_CHECK(r == TESSERA_BARRIER_CTL_BLOCKED, "a re-issued wait did not block");
+      FUZZ_CHECK(r == TESSERA_ACCESS_BLOCKED, "a re-issued wait did not block");
       FUZZ_CHECK(log_.size() == log_before && woken_.empty(), "a re-issue logged or woke");
     } else if (h.state == State::kReleased) {
-      FUZZ_CHECK(r == TESSERA_BARRIER_CTL_DONE && status == TESSERA_BARRIER_OK && !error,
+      FUZZ_CHECK(r == TESSERA_ACCESS_DONE && status == TESSERA_BARRIER_OK && !error,
                  "a released entry did not complete");
       FUZZ_CHECK(at == std::max(now, h.resume), "collected at a wrong time");
       FUZZ_CHECK(log_.size() == log_before, "collecting logged");
@@ -190,7 +202,7 @@ class Scenario {
   }
 
   void arrive(uint32_t hart, uint32_t uid, uint32_t count, uint32_t value, uint64_t now,
-              TesseraBarrierCtlResult r, uint32_t status, uint64_t at, const char* error,
+              TesseraAccessStatus r, uint32_t status, uint64_t at, const char* error,
               size_t log_before) {
     Episode& e = episodes_[uid];
     e.count = count;
@@ -203,7 +215,7 @@ class Scenario {
                "an arrival without its BARRIER line");
     FUZZ_CHECK(error == nullptr, "a good entry with an error: %s", error);
     if (e.harts.size() < count) {
-      FUZZ_CHECK(r == TESSERA_BARRIER_CTL_BLOCKED && woken_.empty(), "released before the count");
+      FUZZ_CHECK(r == TESSERA_ACCESS_BLOCKED && woken_.empty(), "released before the count");
       FUZZ_CHECK(log_.size() == log_before + 1, "lines beyond BARRIER before the count");
       h.state = State::kWaiting;
       uint32_t c = 0;
@@ -211,7 +223,7 @@ class Scenario {
                  "arrivals of uid %u disagree", uid);
       return;
     }
-    FUZZ_CHECK(r == TESSERA_BARRIER_CTL_DONE && status == TESSERA_BARRIER_OK,
+    FUZZ_CHECK(r == TESSERA_ACCESS_DONE && status == TESSERA_BARRIER_OK,
                "the count-th arrival did not complete");
     FUZZ_CHECK(log_.size() == log_before + 1 + 3 * count, "release logged %zu lines, not %u",
                log_.size() - log_before - 1, 3 * count);

@@ -33,7 +33,27 @@ alignas(64) char __tessera_scratch[TESSERA_SCRATCH_SIZE];
 namespace {
 
 using fuzz::FuzzInput;
-using tessera::board::mailbox::Result;
+// The service's answer (tessera/models/access.h) as the shadow reads it: *result is the value
+// read, or the fault's code.
+enum class Result { kDone, kBlocked, kFault };
+Result Csr(uint32_t t, uint32_t csr, uint32_t value, bool write, uint32_t* result) {
+  const TesseraAccess a = tessera::board::mailbox::csr(t, csr, value, write);
+  *result = a.status == TESSERA_ACCESS_FAULT ? static_cast<uint32_t>(a.code) : a.value;
+  FUZZ_CHECK(
+      a.status != TESSERA_ACCESS_FAULT || (a.error != nullptr && a.code != TESSERA_FAULT_NONE),
+      "a fault without its name or code");
+  switch (a.status) {
+    case TESSERA_ACCESS_DONE:
+      return Result::kDone;
+    case TESSERA_ACCESS_BLOCKED:
+      return Result::kBlocked;
+    case TESSERA_ACCESS_FAULT:
+      return Result::kFault;
+    default:
+      FUZZ_CHECK(false, "csr 0x%x: status %d", csr, static_cast<int>(a.status));
+      return Result::kFault;
+  }
+}
 
 constexpr int kMaxOperations = 2000;
 // Either bit makes a wait a tinselIdle call.
@@ -129,7 +149,7 @@ class Scenario {
 
   void Receive(uint32_t t) {
     uint32_t slot = 0;
-    const Result r = tessera::board::mailbox::csr(t, TESSERA_CSR_RECV, 0, true, &slot);
+    const Result r = Csr(t, TESSERA_CSR_RECV, 0, true, &slot);
     Shadow& s = shadow_[t];
     s.idle = false;
     if (r == Result::kFault) {
@@ -170,8 +190,7 @@ class Scenario {
 
   void Wait(uint32_t t, uint32_t conditions) {
     uint32_t result = 0;
-    const Result r =
-        tessera::board::mailbox::csr(t, TESSERA_CSR_WAIT_UNTIL, conditions, true, &result);
+    const Result r = Csr(t, TESSERA_CSR_WAIT_UNTIL, conditions, true, &result);
     Shadow& s = shadow_[t];
     if ((conditions & kIdleBits) == 0) s.idle = false;
     if (conditions == 0 || (conditions & ~0xfu) != 0) {
@@ -281,7 +300,7 @@ class Scenario {
 
   void Expect(uint32_t t, uint32_t csr, uint32_t value, Result expected) {
     uint32_t result = 0;
-    const Result r = tessera::board::mailbox::csr(t, csr, value, true, &result);
+    const Result r = Csr(t, csr, value, true, &result);
     FUZZ_CHECK(r == expected, "CSR 0x%x (0x%x) by thread %u: result %d, expected %d (value %u)",
                csr, value, t, static_cast<int>(r), static_cast<int>(expected), result);
     shadow_[t].idle = false;  // any other CSR ends a tinselIdle call
@@ -289,7 +308,7 @@ class Scenario {
 
   void Fault(uint32_t t, uint32_t csr, uint32_t value, uint32_t fault) {
     uint32_t result = 0;
-    const Result r = tessera::board::mailbox::csr(t, csr, value, true, &result);
+    const Result r = Csr(t, csr, value, true, &result);
     shadow_[t].idle = false;
     FUZZ_CHECK(r == Result::kFault && result == fault, "CSR 0x%x: expected fault %u, got %d/%u",
                csr, fault, static_cast<int>(r), result);

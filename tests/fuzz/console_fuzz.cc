@@ -77,8 +77,9 @@ class Scenario {
         break;
       case Via::kTx: {
         const char* error = nullptr;
-        const TesseraConsoleAction action =
-            tessera_console_write(console_, hart, TESSERA_CONSOLE_TX, value, &error);
+        const TesseraAccessStatus action =
+            tessera_access_unpack(tessera_console_write(console_, hart, TESSERA_CONSOLE_TX, value),
+                                  nullptr, nullptr, &error);
         check_decode(action, error, hart < harts(), "TX");
         break;
       }
@@ -115,8 +116,8 @@ class Scenario {
       pending_[hart].clear();
     }
     const char* error = nullptr;
-    const TesseraConsoleAction action =
-        tessera_console_write(console_, hart, offset, value, &error);
+    const TesseraAccessStatus action = tessera_access_unpack(
+        tessera_console_write(console_, hart, offset, value), nullptr, nullptr, &error);
     check_decode(action, error, flush, "a write");
     check_all_emitted();
   }
@@ -124,10 +125,10 @@ class Scenario {
   void read(uint32_t offset) {
     uint32_t value = 0xdeadbeef;
     const char* error = nullptr;
-    FUZZ_CHECK(
-        tessera_console_read(console_, offset, &value, &error) == TESSERA_CONSOLE_GUEST_ERROR &&
-            value == 0 && error != nullptr,
-        "read at 0x%x: not a guest error reading 0 (value 0x%x)", offset, value);
+    FUZZ_CHECK(tessera_access_unpack(tessera_console_read(console_, offset), &value, nullptr,
+                                     &error) == TESSERA_ACCESS_GUEST_ERROR &&
+                   value == 0 && error != nullptr,
+               "read at 0x%x: not a guest error reading 0 (value 0x%x)", offset, value);
   }
 
   // An EMIT that does not write (csrr): reads 0, changes nothing.
@@ -172,9 +173,9 @@ class Scenario {
 
   void expect(uint32_t hart, const std::string& text) { expected_.push_back({hart, text}); }
 
-  static void check_decode(TesseraConsoleAction action, const char* error, bool done,
+  static void check_decode(TesseraAccessStatus action, const char* error, bool done,
                            const char* what) {
-    FUZZ_CHECK(action == (done ? TESSERA_CONSOLE_DONE : TESSERA_CONSOLE_GUEST_ERROR),
+    FUZZ_CHECK(action == (done ? TESSERA_ACCESS_DONE : TESSERA_ACCESS_GUEST_ERROR),
                "%s: action %d, expected %s", what, static_cast<int>(action),
                done ? "done" : "a guest error");
     FUZZ_CHECK(done || error != nullptr, "%s: a guest error without a reason", what);

@@ -11,8 +11,12 @@
 #include "fuzz_input.h"
 #include "tessera/hw/regs.h"
 #include "tessera/models/exit.h"
+#include "tessera/testing/access.h"
 
 namespace {
+
+using tessera::testing::Action;
+using tessera::testing::ActionOf;
 
 using fuzz::FuzzInput;
 
@@ -20,7 +24,7 @@ constexpr int kMaxOperations = 4000;
 constexpr int kUntouched = -12345;
 
 struct Expected {
-  TesseraExitAction action;
+  Action action;
   int code;         // for END
   bool has_reason;  // an error string comes with the answer
 };
@@ -30,51 +34,51 @@ Expected expected_write(uint32_t offset, uint32_t value) {
   const uint32_t command = value & 0xffff;
   const uint32_t code = value >> 16;
   if (offset != 0) {
-    return {TESSERA_EXIT_ACTION_GUEST_ERROR, 0, true};
+    return {Action::kGuestError, 0, true};
   }
   if (command == TESSERA_EXIT_PASS) {
-    return code == 0 ? Expected{TESSERA_EXIT_ACTION_END, 0, false}
-                     : Expected{TESSERA_EXIT_ACTION_GUEST_ERROR, 0, true};
+    return code == 0 ? Expected{Action::kEnd, 0, false} : Expected{Action::kGuestError, 0, true};
   }
   if (command == TESSERA_EXIT_FAIL) {
     return code >= 1 && code <= TESSERA_EXIT_FAIL_CODE_MAX
-               ? Expected{TESSERA_EXIT_ACTION_END, static_cast<int>(code), false}
-               : Expected{TESSERA_EXIT_ACTION_END, 1, true};
+               ? Expected{Action::kEnd, static_cast<int>(code), false}
+               : Expected{Action::kEnd, 1, true};
   }
   if (command == TESSERA_EXIT_RESET) {
-    return code == 0 ? Expected{TESSERA_EXIT_ACTION_RESET, 0, false}
-                     : Expected{TESSERA_EXIT_ACTION_GUEST_ERROR, 0, true};
+    return code == 0 ? Expected{Action::kReset, 0, false} : Expected{Action::kGuestError, 0, true};
   }
-  return {TESSERA_EXIT_ACTION_GUEST_ERROR, 0, true};
+  return {Action::kGuestError, 0, true};
 }
 
 void check_write(uint32_t offset, uint32_t value) {
-  int code = kUntouched;
-  const char* error = nullptr;
-  const TesseraExitAction action = tessera_exit_write(offset, value, &code, &error);
+  const TesseraAccess a = tessera_exit_write(offset, value);
+  const Action action = ActionOf(a);
+  const int code = action == Action::kEnd ? a.code : kUntouched;
+  const char* error = a.error;
   const Expected want = expected_write(offset, value);
   FUZZ_CHECK(action == want.action, "write 0x%x at 0x%x: action %d, expected %d", value, offset,
              static_cast<int>(action), static_cast<int>(want.action));
   FUZZ_CHECK((error != nullptr) == want.has_reason, "write 0x%x at 0x%x: reason %s, expected %s",
              value, offset, error ? error : "(none)", want.has_reason ? "one" : "none");
-  if (action == TESSERA_EXIT_ACTION_END) {
+  if (action == Action::kEnd) {
     FUZZ_CHECK(code == want.code, "write 0x%x: status %d, expected %d", value, code, want.code);
     FUZZ_CHECK(code >= 0 && code <= static_cast<int>(TESSERA_EXIT_FAIL_CODE_MAX),
                "write 0x%x: status %d does not fit an exit status", value, code);
     FUZZ_CHECK(code != 0 || value == TESSERA_EXIT_PASS, "write 0x%x reads as success", value);
   } else {
-    FUZZ_CHECK(code == kUntouched, "write 0x%x at 0x%x: status %d set without ending the run",
-               value, offset, code);
+    FUZZ_CHECK(a.effect != TESSERA_EFFECT_END_RUN, "write 0x%x at 0x%x: the run ends", value,
+               offset);
   }
-  // Without the optional outputs the answer is the same.
-  FUZZ_CHECK(tessera_exit_write(offset, value, nullptr, nullptr) == action,
-             "write 0x%x at 0x%x: another action without outputs", value, offset);
+  // The same write answers the same (the device has no state).
+  FUZZ_CHECK(ActionOf(tessera_exit_write(offset, value)) == action,
+             "write 0x%x at 0x%x: another action the second time", value, offset);
 }
 
 void check_read(uint32_t offset) {
   uint32_t value = 0xdeadbeef;
   const char* error = nullptr;
-  FUZZ_CHECK(tessera_exit_read(offset, &value, &error) == TESSERA_EXIT_ACTION_GUEST_ERROR &&
+  FUZZ_CHECK(tessera_access_unpack(tessera_exit_read(offset), &value, nullptr, &error) ==
+                     TESSERA_ACCESS_GUEST_ERROR &&
                  value == 0 && error != nullptr,
              "read at 0x%x: not a guest error reading 0 (0x%x)", offset, value);
 }

@@ -16,10 +16,9 @@ namespace {
 // The mailbox CSRs of docs/mailbox.md, listed here rather than taken from
 // the model's own predicate.
 constexpr uint32_t kMailboxCsrs[] = {
-    TESSERA_CSR_FREE,     TESSERA_CSR_CAN_SEND,   TESSERA_CSR_CAN_RECV, TESSERA_CSR_SEND_LEN,
-    TESSERA_CSR_SEND_PTR, TESSERA_CSR_SEND,       TESSERA_CSR_RECV,     TESSERA_CSR_WAIT_UNTIL,
-    TESSERA_CSR_MCAST_HI, TESSERA_CSR_MCAST_LO,   TESSERA_CSR_MCAST_SEND,
-    TESSERA_CSR_MBOX_FAULT};
+    TESSERA_CSR_FREE,     TESSERA_CSR_CAN_SEND, TESSERA_CSR_CAN_RECV,   TESSERA_CSR_SEND_LEN,
+    TESSERA_CSR_SEND_PTR, TESSERA_CSR_SEND,     TESSERA_CSR_RECV,       TESSERA_CSR_WAIT_UNTIL,
+    TESSERA_CSR_MCAST_HI, TESSERA_CSR_MCAST_LO, TESSERA_CSR_MCAST_SEND, TESSERA_CSR_MBOX_FAULT};
 
 constexpr uint32_t kCanSend = TESSERA_WAIT_CAN_SEND;
 constexpr uint32_t kCanRecv = TESSERA_WAIT_CAN_RECV;
@@ -45,7 +44,9 @@ int slot_of_address(uint32_t address) {
   return static_cast<int>((address - TESSERA_SCRATCH_BASE) / TESSERA_BYTES_PER_SLOT);
 }
 
-uint32_t address_of(uint32_t slot) { return TESSERA_SCRATCH_BASE + slot * TESSERA_BYTES_PER_SLOT; }
+uint32_t address_of(uint32_t slot) {
+  return TESSERA_SCRATCH_BASE + slot * TESSERA_BYTES_PER_SLOT;
+}
 
 uint32_t le32(const uint8_t* p) {
   return static_cast<uint32_t>(p[0]) | static_cast<uint32_t>(p[1]) << 8 |
@@ -58,7 +59,9 @@ void put_le32(uint8_t* p, uint32_t v) {
   }
 }
 
-uint64_t distance(uint64_t a, uint64_t b) { return a > b ? a - b : b - a; }
+uint64_t distance(uint64_t a, uint64_t b) {
+  return a > b ? a - b : b - a;
+}
 
 template <typename T>
 std::unique_ptr<T[]> reuse(std::vector<std::unique_ptr<T[]>>& pool) {
@@ -73,12 +76,10 @@ std::unique_ptr<T[]> reuse(std::vector<std::unique_ptr<T[]>>& pool) {
 // Small values, powers of two and the edges of every limit mailbox.h and
 // termdet.h name.
 uint32_t interesting_u32(FuzzInput& in) {
-  static const uint32_t kEdges[] = {0,     1,         2,          3,          4,
-                                    5,     6,         7,          8,          63,
-                                    64,    65,        255,        256,        511,
-                                    512,   513,       1024,       65535,      65536,
-                                    65537, 1u << 20,  1u << 31,   0x80000001, 0xfffffffe,
-                                    0xffffffff};
+  static const uint32_t kEdges[] = {
+      0,     1,     2,     3,        4,        5,          6,          7,         8,
+      63,    64,    65,    255,      256,      511,        512,        513,       1024,
+      65535, 65536, 65537, 1u << 20, 1u << 31, 0x80000001, 0xfffffffe, 0xffffffff};
   const uint8_t b = in.byte();
   if (b < 0x80) {
     return 1 + b % 8;
@@ -95,9 +96,13 @@ bool tracing() {
   return on;
 }
 
-uint8_t* no_scratchpad(void*, uint32_t) { return nullptr; }
+uint8_t* no_scratchpad(void*, uint32_t) {
+  return nullptr;
+}
 void no_wake(void*, uint32_t) {}
-bool no_host(void*, uint32_t, const uint8_t*, uint32_t, uint64_t) { return true; }
+bool no_host(void*, uint32_t, const uint8_t*, uint32_t, uint64_t) {
+  return true;
+}
 
 }  // namespace
 
@@ -136,8 +141,8 @@ MailboxSetup decode_mailbox_setup(FuzzInput& in, uint32_t max_harts, uint32_t ma
   }
 
   const uint8_t buffer = in.byte();
-  c.buffer_flits = (buffer & 0x80) ? TESSERA_DEFAULT_buffer_flits
-                                   : TESSERA_MAX_FLITS + (buffer & 0x1f);
+  c.buffer_flits =
+      (buffer & 0x80) ? TESSERA_DEFAULT_buffer_flits : TESSERA_MAX_FLITS + (buffer & 0x1f);
   c.tile_hop_cycles = in.below(8);
   c.board_hop_cycles = in.byte();
   const uint8_t flags = in.byte();
@@ -188,23 +193,24 @@ void probe_mailbox_config(FuzzInput& in) {
     tiles = uint64_t{s.boards_x} * s.boards_y * s.tiles_x * s.tiles_y;
     threads = tiles * per_tile;
   }
-  valid = valid && c.buffer_flits >= TESSERA_MAX_FLITS && master <= 1 && (missing == 0 || missing > 3);
+  valid =
+      valid && c.buffer_flits >= TESSERA_MAX_FLITS && master <= 1 && (missing == 0 || missing > 3);
 
   if (!valid) {
     TesseraMailbox* m = tessera_mailbox_new(&c, &host);
     FUZZ_CHECK(m == nullptr,
                "tessera_mailbox_new took an invalid configuration: boards %ux%u tiles %ux%u "
                "cores %u threads %u buffer %u master %u missing callback %u",
-               s.boards_x, s.boards_y, s.tiles_x, s.tiles_y, s.cores_per_tile,
-               s.threads_per_core, c.buffer_flits, master, missing);
+               s.boards_x, s.boards_y, s.tiles_x, s.tiles_y, s.cores_per_tile, s.threads_per_core,
+               c.buffer_flits, master, missing);
     tessera_mailbox_free(m);
   } else if (threads <= 4096 && tiles <= 1024) {
     TesseraMailbox* m = tessera_mailbox_new(&c, &host);
     FUZZ_CHECK(m != nullptr,
                "tessera_mailbox_new refused a valid configuration: boards %ux%u tiles %ux%u "
                "cores %u threads %u buffer %u",
-               s.boards_x, s.boards_y, s.tiles_x, s.tiles_y, s.cores_per_tile,
-               s.threads_per_core, c.buffer_flits);
+               s.boards_x, s.boards_y, s.tiles_x, s.tiles_y, s.cores_per_tile, s.threads_per_core,
+               c.buffer_flits);
     tessera_mailbox_free(m);
   }
 }
@@ -244,10 +250,11 @@ MailboxHarness::MailboxHarness(const MailboxSetup& setup)
   FUZZ_CHECK(waits_ != nullptr, "tessera_waits_new refused the shape");
   config_.waits = waits_;
   model_ = tessera_mailbox_new(&config_, &host);
-  FUZZ_CHECK(model_ != nullptr, "tessera_mailbox_new refused boards %ux%u tiles %ux%u cores %u "
-             "threads %u buffer %u", shape_.boards_x, shape_.boards_y, shape_.tiles_x,
-             shape_.tiles_y, shape_.cores_per_tile, shape_.threads_per_core,
-             config_.buffer_flits);
+  FUZZ_CHECK(model_ != nullptr,
+             "tessera_mailbox_new refused boards %ux%u tiles %ux%u cores %u "
+             "threads %u buffer %u",
+             shape_.boards_x, shape_.boards_y, shape_.tiles_x, shape_.tiles_y,
+             shape_.cores_per_tile, shape_.threads_per_core, config_.buffer_flits);
   FUZZ_CHECK(tessera_mailbox_slots_per_thread(model_) == spt_, "slots per thread %u, not %u",
              tessera_mailbox_slots_per_thread(model_), spt_);
 
@@ -331,8 +338,10 @@ bool MailboxHarness::on_host_message(uint32_t src_id, const uint8_t* msg, uint32
   Copy& copy = copies_[m.first_copy];
   FUZZ_CHECK(m.num_copies == 1 && copy.receiver == kHostHart,
              "message %u from 0x%x to a thread reached the host", index, m.src_id);
-  FUZZ_CHECK(copy.state != CopyState::kRefused, "message %u was refused with a fault, yet "
-             "reached the host", index);
+  FUZZ_CHECK(copy.state != CopyState::kRefused,
+             "message %u was refused with a fault, yet "
+             "reached the host",
+             index);
   FUZZ_CHECK(copy.state == CopyState::kPending, "the host took message %u twice", index);
   FUZZ_CHECK(src_id == m.src_id, "message %u from 0x%x reached the host as from 0x%x", index,
              m.src_id, src_id);
@@ -356,11 +365,17 @@ bool MailboxHarness::on_host_message(uint32_t src_id, const uint8_t* msg, uint32
 
 // ---- geometry -------------------------------------------------------------
 
-bool MailboxHarness::is_thread(uint32_t id) const { return tessera_thread_exists(&shape_, id); }
+bool MailboxHarness::is_thread(uint32_t id) const {
+  return tessera_thread_exists(&shape_, id);
+}
 
-uint32_t MailboxHarness::hart_of(uint32_t id) const { return tessera_dense_index(&shape_, id); }
+uint32_t MailboxHarness::hart_of(uint32_t id) const {
+  return tessera_dense_index(&shape_, id);
+}
 
-uint32_t MailboxHarness::thread_id(uint32_t hart) const { return tessera_thread_at(&shape_, hart); }
+uint32_t MailboxHarness::thread_id(uint32_t hart) const {
+  return tessera_thread_at(&shape_, hart);
+}
 
 // docs/mailbox.md, "Uncontended latency", written out again.
 uint64_t MailboxHarness::expected_latency(uint32_t src_id, uint32_t dest_id) const {
@@ -431,45 +446,49 @@ MailboxHarness::CsrOutcome MailboxHarness::csr(uint32_t hart, uint32_t csrno, ui
   // csrrw register (tessera_mailbox_peek_csr).
   uint32_t peeked = 0xdeadbeef;
   const bool peekable = tessera_mailbox_peek_csr(model_, hart, csrno, &peeked);
-  o.result = tessera_mailbox_csr(model_, hart, csrno, value, now, &o.value, &o.resume_at,
-                                 &o.fault);
+  const TesseraAccess a = tessera_mailbox_csr(model_, hart, csrno, value, now);
+  o.result = a.status;
+  o.value = a.value;
+  o.resume_at = a.resume_at;
+  o.fault = static_cast<TesseraMailboxFault>(a.code);
   const bool mailbox_csr = exists && is_mailbox_csr(csrno);
   FUZZ_CHECK(peekable == mailbox_csr, "peek of csr 0x%x of hart %u: %d", csrno, hart, peekable);
-  FUZZ_CHECK(o.result != TESSERA_CSR_DONE || o.value == peeked ||
-                 csrno == TESSERA_CSR_WAIT_UNTIL,
-             "csr 0x%x of hart %u returned 0x%x, a debugger saw 0x%x before", csrno, hart,
-             o.value, peeked);
+  FUZZ_CHECK(
+      o.result != TESSERA_ACCESS_DONE || o.value == peeked || csrno == TESSERA_CSR_WAIT_UNTIL,
+      "csr 0x%x of hart %u returned 0x%x, a debugger saw 0x%x before", csrno, hart, o.value,
+      peeked);
   if (tracing()) {
-    fprintf(stderr, "hart %u csr 0x%x value 0x%x now %llu -> result %d value 0x%x resume %llu "
-            "fault %d wakes %zu\n", hart, csrno, value, static_cast<unsigned long long>(now),
-            o.result, o.value, static_cast<unsigned long long>(o.resume_at), o.fault,
-            wakes_.size());
+    fprintf(stderr,
+            "hart %u csr 0x%x value 0x%x now %llu -> result %d value 0x%x resume %llu "
+            "fault %d wakes %zu\n",
+            hart, csrno, value, static_cast<unsigned long long>(now), o.result, o.value,
+            static_cast<unsigned long long>(o.resume_at), o.fault, wakes_.size());
   }
   switch (o.result) {
-    case TESSERA_CSR_DONE:
+    case TESSERA_ACCESS_DONE:
       FUZZ_CHECK(mailbox_csr && o.fault == TESSERA_FAULT_NONE && o.resume_at >= now,
                  "csr 0x%x of hart %u: DONE with fault %d, resume %llu < now %llu", csrno, hart,
                  o.fault, static_cast<unsigned long long>(o.resume_at),
                  static_cast<unsigned long long>(now));
       harts_[hart].now = o.resume_at;
       break;
-    case TESSERA_CSR_BLOCKED:
+    case TESSERA_ACCESS_BLOCKED:
       FUZZ_CHECK(mailbox_csr && csrno == TESSERA_CSR_WAIT_UNTIL, "csr 0x%x blocked", csrno);
       break;
-    case TESSERA_CSR_FAULT:
+    case TESSERA_ACCESS_FAULT:
       FUZZ_CHECK(mailbox_csr && o.fault >= TESSERA_FAULT_BAD_DESTINATION &&
                      o.fault <= TESSERA_FAULT_BAD_WAIT,
                  "csr 0x%x of hart %u: FAULT with code %d", csrno, hart, o.fault);
       harts_[hart].last_fault = o.fault;
       break;
-    case TESSERA_CSR_UNKNOWN:
+    case TESSERA_ACCESS_UNKNOWN:
       FUZZ_CHECK(!mailbox_csr, "csr 0x%x of hart %u of %u answered UNKNOWN", csrno, hart,
                  num_harts_);
       break;
     default:
       FUZZ_CHECK(false, "csr 0x%x: result %d", csrno, o.result);
   }
-  if (o.result != TESSERA_CSR_DONE) {
+  if (o.result != TESSERA_ACCESS_DONE) {
     FUZZ_CHECK(o.value == 0 && o.resume_at == now,
                "csr 0x%x of hart %u: result %d with value 0x%x, resume %llu (now %llu)", csrno,
                hart, o.result, o.value, static_cast<unsigned long long>(o.resume_at),
@@ -555,8 +574,7 @@ void MailboxHarness::after_call(uint64_t rounds_before) {
   };
   Wake at_release{kNone, terminal(), all_voted_true()};
   for (const Wake& w : wakes_) {
-    if (released(w.hart) &&
-        holds(w.hart, (harts_[w.hart].wait_value & kCanSend) | kCanRecv) == 0) {
+    if (released(w.hart) && holds(w.hart, (harts_[w.hart].wait_value & kCanSend) | kCanRecv) == 0) {
       at_release = w;
       break;
     }
@@ -607,10 +625,10 @@ void MailboxHarness::judge_release(uint32_t hart, bool was_terminal, bool voted_
              "false termination: hart %u released while %u of %u harts are blocked in "
              "tinselIdle and %llu message copies are undelivered",
              hart, idle, num_harts_, static_cast<unsigned long long>(undelivered_));
-  FUZZ_CHECK(result == (voted_true ? TESSERA_TERMDET_RESULT_VOTED
-                                   : TESSERA_TERMDET_RESULT_RELEASED),
-             "hart %u released with %u although every hart voted %s", hart, result,
-             voted_true ? "true" : "not true");
+  FUZZ_CHECK(
+      result == (voted_true ? TESSERA_TERMDET_RESULT_VOTED : TESSERA_TERMDET_RESULT_RELEASED),
+      "hart %u released with %u although every hart voted %s", hart, result,
+      voted_true ? "true" : "not true");
   if (stats.detections != episode_) {
     episode_ = stats.detections;
     episode_result_ = result;
@@ -647,9 +665,8 @@ void MailboxHarness::check_no_missed_wake() {
                "missed wake: hart %u waits for can-send (0x%x), which holds", h, s.wait_value);
     FUZZ_CHECK(!((bits & kCanRecv) && tessera_mailbox_can_recv(model_, h)),
                "missed wake: hart %u waits for can-recv (0x%x), which holds", h, s.wait_value);
-    const uint32_t registered = s.state == HartState::kIdle
-                                    ? bits | kIdleBit | (s.wait_value & kVoteBit)
-                                    : bits;
+    const uint32_t registered =
+        s.state == HartState::kIdle ? bits | kIdleBit | (s.wait_value & kVoteBit) : bits;
     FUZZ_CHECK(tessera_mailbox_waiting(model_, h) == registered,
                "hart %u waits for 0x%x, the model has 0x%x", h, registered,
                tessera_mailbox_waiting(model_, h));
@@ -719,9 +736,8 @@ void MailboxHarness::check_order(uint32_t src, uint32_t receiver, uint32_t messa
   const uint64_t key = uint64_t{src} << 32 | receiver;
   auto it = last_in_pair_.find(key);
   if (it != last_in_pair_.end()) {
-    FUZZ_CHECK(message > it->second,
-               "out of order: message %u from %u reached %u after message %u", message, src,
-               receiver, it->second);
+    FUZZ_CHECK(message > it->second, "out of order: message %u from %u reached %u after message %u",
+               message, src, receiver, it->second);
     it->second = message;
   } else {
     last_in_pair_.emplace(key, message);
@@ -751,9 +767,8 @@ uint32_t MailboxHarness::received(uint32_t hart, uint32_t tile, uint32_t n, uint
   FUZZ_CHECK(memcmp(bytes, m.bytes, m.flits * TESSERA_BYTES_PER_FLIT) == 0,
              "message %u reached hart %u changed", index, hart);
   const uint64_t earliest = m.sent_now + expected_latency(m.src_id, thread_id(hart));
-  FUZZ_CHECK(resume_at >= earliest, "hart %u received message %u at %llu, before %llu", hart,
-             index, static_cast<unsigned long long>(resume_at),
-             static_cast<unsigned long long>(earliest));
+  FUZZ_CHECK(resume_at >= earliest, "hart %u received message %u at %llu, before %llu", hart, index,
+             static_cast<unsigned long long>(resume_at), static_cast<unsigned long long>(earliest));
   check_order(m.src, hart, index);
   events_.bind(hart, index);
   copies_[c].state = CopyState::kReceived;
@@ -913,20 +928,20 @@ bool MailboxHarness::free_slot(uint32_t hart, uint32_t address) {
   leave_halt(hart, TESSERA_CSR_FREE, address);
   const CsrOutcome o = csr(hart, TESSERA_CSR_FREE, address);
   if (n < 0) {
-    FUZZ_CHECK(o.result == TESSERA_CSR_FAULT && o.fault == TESSERA_FAULT_BAD_SLOT,
+    FUZZ_CHECK(o.result == TESSERA_ACCESS_FAULT && o.fault == TESSERA_FAULT_BAD_SLOT,
                "FREE 0x%x by hart %u: result %d fault %d, not bad slot", address, hart, o.result,
                o.fault);
     return false;
   }
   Slot& s = slot(tile, n);
   if (s.hardware) {
-    FUZZ_CHECK(o.result == TESSERA_CSR_FAULT && o.fault == TESSERA_FAULT_DOUBLE_FREE,
+    FUZZ_CHECK(o.result == TESSERA_ACCESS_FAULT && o.fault == TESSERA_FAULT_DOUBLE_FREE,
                "FREE of slot %d of tile %u, which hardware owns (given by hart %u), by hart %u: "
                "result %d fault %d",
                n, tile, s.giver, hart, o.result, o.fault);
     return false;
   }
-  FUZZ_CHECK(o.result == TESSERA_CSR_DONE && o.value == 0 && o.resume_at == now,
+  FUZZ_CHECK(o.result == TESSERA_ACCESS_DONE && o.value == 0 && o.resume_at == now,
              "FREE of software slot %d of tile %u by hart %u: result %d fault %d", n, tile, hart,
              o.result, o.fault);
   if (s.copy != kNone) {
@@ -972,7 +987,7 @@ void MailboxHarness::op_send(uint32_t hart, FuzzInput& in) {
   leave_halt(hart, TESSERA_CSR_SEND, dest);
   const CsrOutcome o = csr(hart, TESSERA_CSR_SEND, dest);
   if (!dest_ok || busy) {
-    FUZZ_CHECK(o.result == TESSERA_CSR_FAULT &&
+    FUZZ_CHECK(o.result == TESSERA_ACCESS_FAULT &&
                    ((!dest_ok && o.fault == TESSERA_FAULT_BAD_DESTINATION) ||
                     (busy && o.fault == TESSERA_FAULT_SEND_BUSY)),
                "SEND to 0x%x by hart %u (destination %s, %s): result %d fault %d", dest, hart,
@@ -980,13 +995,14 @@ void MailboxHarness::op_send(uint32_t hart, FuzzInput& in) {
     refuse(message);
     return;
   }
-  FUZZ_CHECK(o.result == TESSERA_CSR_DONE && o.value == 0,
+  FUZZ_CHECK(o.result == TESSERA_ACCESS_DONE && o.value == 0,
              "SEND to 0x%x by hart %u: result %d fault %d", dest, hart, o.result, o.fault);
   check_send_resume(hart, now, o.resume_at);
   if (must_leave) {
     FUZZ_CHECK(tessera_mailbox_can_send(model_, hart),
                "SEND to 0x%x by hart %u stayed in the outbound register with nothing queued "
-               "toward it", dest, hart);
+               "toward it",
+               dest, hart);
   }
 }
 
@@ -1026,18 +1042,18 @@ bool MailboxHarness::op_recv(uint32_t hart) {
   leave_halt(hart, TESSERA_CSR_RECV, 0);
   const CsrOutcome o = csr(hart, TESSERA_CSR_RECV, 0);
   if (!can) {
-    FUZZ_CHECK(o.result == TESSERA_CSR_FAULT && o.fault == TESSERA_FAULT_RECV_EMPTY,
+    FUZZ_CHECK(o.result == TESSERA_ACCESS_FAULT && o.fault == TESSERA_FAULT_RECV_EMPTY,
                "RECV by hart %u with can-recv 0: result %d fault %d", hart, o.result, o.fault);
     return false;
   }
-  FUZZ_CHECK(o.result == TESSERA_CSR_DONE, "RECV by hart %u with can-recv 1: result %d fault %d",
+  FUZZ_CHECK(o.result == TESSERA_ACCESS_DONE, "RECV by hart %u with can-recv 1: result %d fault %d",
              hart, o.result, o.fault);
   const int n = slot_of_address(o.value);
   FUZZ_CHECK(n >= 0, "RECV by hart %u returned 0x%x, not a slot", hart, o.value);
   Slot& s = slot(tile, n);
   FUZZ_CHECK(s.hardware && s.giver == hart,
-             "RECV by hart %u returned slot %d of tile %u, which it did not give (%s, by %u)",
-             hart, n, tile, s.hardware ? "hardware's" : "software's", s.giver);
+             "RECV by hart %u returned slot %d of tile %u, which it did not give (%s, by %u)", hart,
+             n, tile, s.hardware ? "hardware's" : "software's", s.giver);
   s.copy = received(hart, tile, n, o.resume_at);
   s.hardware = false;
   const uint32_t owner = range_owner(tile, n);
@@ -1055,13 +1071,13 @@ void MailboxHarness::op_set_len(uint32_t hart, FuzzInput& in) {
   leave_halt(hart, TESSERA_CSR_SEND_LEN, value);
   const CsrOutcome o = csr(hart, TESSERA_CSR_SEND_LEN, value);
   if (value >= TESSERA_MAX_FLITS) {
-    FUZZ_CHECK(o.result == TESSERA_CSR_FAULT && o.fault == TESSERA_FAULT_BAD_LENGTH,
+    FUZZ_CHECK(o.result == TESSERA_ACCESS_FAULT && o.fault == TESSERA_FAULT_BAD_LENGTH,
                "SEND_LEN %u: result %d fault %d", value, o.result, o.fault);
     return;
   }
-  FUZZ_CHECK(o.result == TESSERA_CSR_DONE && o.value == s.send_len && o.resume_at == now,
-             "SEND_LEN %u by hart %u: result %d, old value %u (expected %u)", value, hart,
-             o.result, o.value, s.send_len);
+  FUZZ_CHECK(o.result == TESSERA_ACCESS_DONE && o.value == s.send_len && o.resume_at == now,
+             "SEND_LEN %u by hart %u: result %d, old value %u (expected %u)", value, hart, o.result,
+             o.value, s.send_len);
   s.send_len = value;
 }
 
@@ -1072,11 +1088,11 @@ void MailboxHarness::op_set_ptr(uint32_t hart, FuzzInput& in) {
   leave_halt(hart, TESSERA_CSR_SEND_PTR, value);
   const CsrOutcome o = csr(hart, TESSERA_CSR_SEND_PTR, value);
   if (slot_of_address(value) < 0) {
-    FUZZ_CHECK(o.result == TESSERA_CSR_FAULT && o.fault == TESSERA_FAULT_BAD_SLOT,
+    FUZZ_CHECK(o.result == TESSERA_ACCESS_FAULT && o.fault == TESSERA_FAULT_BAD_SLOT,
                "SEND_PTR 0x%x: result %d fault %d", value, o.result, o.fault);
     return;
   }
-  FUZZ_CHECK(o.result == TESSERA_CSR_DONE && o.value == s.send_ptr && o.resume_at == now,
+  FUZZ_CHECK(o.result == TESSERA_ACCESS_DONE && o.value == s.send_ptr && o.resume_at == now,
              "SEND_PTR 0x%x by hart %u: result %d, old value 0x%x (expected 0x%x)", value, hart,
              o.result, o.value, s.send_ptr);
   s.send_ptr = value;
@@ -1096,7 +1112,7 @@ void MailboxHarness::op_mcast_mask(uint32_t hart, FuzzInput& in) {
   const uint64_t now = s.now;
   leave_halt(hart, csrno, value);
   const CsrOutcome o = csr(hart, csrno, value);
-  FUZZ_CHECK(o.result == TESSERA_CSR_DONE && o.value == reg && o.resume_at == now,
+  FUZZ_CHECK(o.result == TESSERA_ACCESS_DONE && o.value == reg && o.resume_at == now,
              "MCAST_%s 0x%x by hart %u: result %d, old value 0x%x (expected 0x%x)",
              high ? "HI" : "LO", value, hart, o.result, o.value, reg);
   reg = value;
@@ -1111,8 +1127,7 @@ void MailboxHarness::op_multicast(uint32_t hart, FuzzInput& in) {
   }
   Hart& s = harts_[hart];
   const uint64_t mask = uint64_t{s.mcast_hi} << 32 | s.mcast_lo;
-  const bool dest_ok =
-      mailbox <= (UINT32_MAX >> tile_shift_) && is_thread(mailbox << tile_shift_);
+  const bool dest_ok = mailbox <= (UINT32_MAX >> tile_shift_) && is_thread(mailbox << tile_shift_);
   const bool mask_ok = tpt_ >= TESSERA_MAILBOX_MCAST_THREADS || (mask >> tpt_) == 0;
   const bool busy = !tessera_mailbox_can_send(model_, hart);
   const bool sends = dest_ok && mask_ok && !busy && mask != 0;
@@ -1138,19 +1153,18 @@ void MailboxHarness::op_multicast(uint32_t hart, FuzzInput& in) {
   leave_halt(hart, TESSERA_CSR_MCAST_SEND, mailbox);
   const CsrOutcome o = csr(hart, TESSERA_CSR_MCAST_SEND, mailbox);
   if (!dest_ok || !mask_ok) {
-    FUZZ_CHECK(o.result == TESSERA_CSR_FAULT &&
-                   (o.fault == TESSERA_FAULT_BAD_DESTINATION ||
-                    (busy && o.fault == TESSERA_FAULT_SEND_BUSY)),
+    FUZZ_CHECK(o.result == TESSERA_ACCESS_FAULT && (o.fault == TESSERA_FAULT_BAD_DESTINATION ||
+                                                    (busy && o.fault == TESSERA_FAULT_SEND_BUSY)),
                "MCAST_SEND to mailbox 0x%x mask 0x%llx by hart %u: result %d fault %d", mailbox,
                static_cast<unsigned long long>(mask), hart, o.result, o.fault);
     return;
   }
   if (busy) {
-    FUZZ_CHECK(o.result == TESSERA_CSR_FAULT && o.fault == TESSERA_FAULT_SEND_BUSY,
+    FUZZ_CHECK(o.result == TESSERA_ACCESS_FAULT && o.fault == TESSERA_FAULT_SEND_BUSY,
                "MCAST_SEND while busy: result %d fault %d", o.result, o.fault);
     return;
   }
-  FUZZ_CHECK(o.result == TESSERA_CSR_DONE && o.value == 0,
+  FUZZ_CHECK(o.result == TESSERA_ACCESS_DONE && o.value == 0,
              "MCAST_SEND to mailbox 0x%x mask 0x%llx by hart %u: result %d fault %d", mailbox,
              static_cast<unsigned long long>(mask), hart, o.result, o.fault);
   if (mask == 0) {
@@ -1162,21 +1176,22 @@ void MailboxHarness::op_multicast(uint32_t hart, FuzzInput& in) {
   if (must_leave) {
     FUZZ_CHECK(tessera_mailbox_can_send(model_, hart),
                "MCAST_SEND by hart %u stayed in the outbound register with nothing queued "
-               "toward mailbox 0x%x", hart, mailbox);
+               "toward mailbox 0x%x",
+               hart, mailbox);
   }
 }
 
 void MailboxHarness::op_can(uint32_t hart, bool send) {
   const uint32_t csrno = send ? TESSERA_CSR_CAN_SEND : TESSERA_CSR_CAN_RECV;
-  const bool expected = send ? tessera_mailbox_can_send(model_, hart)
-                             : tessera_mailbox_can_recv(model_, hart);
+  const bool expected =
+      send ? tessera_mailbox_can_send(model_, hart) : tessera_mailbox_can_recv(model_, hart);
   const uint64_t now = harts_[hart].now;
   leave_halt(hart, csrno, 0);
   const CsrOutcome o = csr(hart, csrno, 0);
-  FUZZ_CHECK(o.result == TESSERA_CSR_DONE && o.value == (expected ? 1u : 0u) &&
-                 o.resume_at == now,
-             "CAN_%s by hart %u: result %d value %u, expected %d", send ? "SEND" : "RECV", hart,
-             o.result, o.value, expected);
+  FUZZ_CHECK(
+      o.result == TESSERA_ACCESS_DONE && o.value == (expected ? 1u : 0u) && o.resume_at == now,
+      "CAN_%s by hart %u: result %d value %u, expected %d", send ? "SEND" : "RECV", hart, o.result,
+      o.value, expected);
 }
 
 uint32_t MailboxHarness::holds(uint32_t hart, uint32_t bits) const {
@@ -1221,17 +1236,17 @@ void MailboxHarness::op_wait(uint32_t hart, FuzzInput& in) {
   const uint32_t holding = holds(hart, value);
   const CsrOutcome o = csr(hart, TESSERA_CSR_WAIT_UNTIL, value);
   if (bad) {
-    FUZZ_CHECK(o.result == TESSERA_CSR_FAULT && o.fault == TESSERA_FAULT_BAD_WAIT,
+    FUZZ_CHECK(o.result == TESSERA_ACCESS_FAULT && o.fault == TESSERA_FAULT_BAD_WAIT,
                "WAIT_UNTIL 0x%x: result %d fault %d", value, o.result, o.fault);
     return;
   }
   if (holding != 0) {
-    FUZZ_CHECK(o.result == TESSERA_CSR_DONE && o.value == holding,
+    FUZZ_CHECK(o.result == TESSERA_ACCESS_DONE && o.value == holding,
                "WAIT_UNTIL 0x%x by hart %u with 0x%x holding: result %d value 0x%x", value, hart,
                holding, o.result, o.value);
     return;
   }
-  FUZZ_CHECK(o.result == TESSERA_CSR_BLOCKED,
+  FUZZ_CHECK(o.result == TESSERA_ACCESS_BLOCKED,
              "WAIT_UNTIL 0x%x by hart %u with nothing holding: result %d value 0x%x", value, hart,
              o.result, o.value);
   halt(hart, HartState::kWaiting, value);
@@ -1258,19 +1273,19 @@ void MailboxHarness::op_idle(uint32_t hart, bool vote, uint32_t extra_bits) {
   const bool voted_true = all_voted_true();
   const CsrOutcome o = csr(hart, TESSERA_CSR_WAIT_UNTIL, value);
   if (holding != 0) {
-    FUZZ_CHECK(o.result == TESSERA_CSR_DONE && o.value == holding,
+    FUZZ_CHECK(o.result == TESSERA_ACCESS_DONE && o.value == holding,
                "tinselIdle 0x%x by hart %u with 0x%x holding: result %d value 0x%x", value, hart,
                holding, o.result, o.value);
     return;
   }
-  if (o.result == TESSERA_CSR_BLOCKED) {
+  if (o.result == TESSERA_ACCESS_BLOCKED) {
     idle_caller_ = kNone;
     halt(hart, HartState::kIdle, value);
     return;
   }
   // Termination detected inside this very call: the caller's release comes
   // back at once.
-  FUZZ_CHECK(o.result == TESSERA_CSR_DONE && (o.value & kIdleBit) != 0,
+  FUZZ_CHECK(o.result == TESSERA_ACCESS_DONE && (o.value & kIdleBit) != 0,
              "tinselIdle 0x%x by hart %u with nothing holding: result %d value 0x%x", value, hart,
              o.result, o.value);
   judge_release(hart, was_terminal, voted_true, rounds_before);
@@ -1292,12 +1307,13 @@ void MailboxHarness::op_reissue(uint32_t hart) {
       const uint32_t holding = holds(hart, value);
       const CsrOutcome o = csr(hart, TESSERA_CSR_WAIT_UNTIL, value);
       if (holding != 0) {
-        FUZZ_CHECK(o.result == TESSERA_CSR_DONE && o.value == holding,
+        FUZZ_CHECK(o.result == TESSERA_ACCESS_DONE && o.value == holding,
                    "WAIT_UNTIL 0x%x issued again by hart %u with 0x%x holding: result %d "
-                   "value 0x%x", value, hart, holding, o.result, o.value);
+                   "value 0x%x",
+                   value, hart, holding, o.result, o.value);
         s.state = HartState::kRunning;
       } else {
-        FUZZ_CHECK(o.result == TESSERA_CSR_BLOCKED,
+        FUZZ_CHECK(o.result == TESSERA_ACCESS_BLOCKED,
                    "WAIT_UNTIL 0x%x issued again by hart %u: result %d value 0x%x", value, hart,
                    o.result, o.value);
         s.woken = false;
@@ -1309,7 +1325,7 @@ void MailboxHarness::op_reissue(uint32_t hart) {
       const CsrOutcome o = csr(hart, TESSERA_CSR_WAIT_UNTIL, value);
       if (holding != 0) {
         // A message is available: tinselIdle returns 0.
-        FUZZ_CHECK(o.result == TESSERA_CSR_DONE && o.value == holding,
+        FUZZ_CHECK(o.result == TESSERA_ACCESS_DONE && o.value == holding,
                    "tinselIdle issued again by hart %u with 0x%x holding: result %d value 0x%x",
                    hart, holding, o.result, o.value);
         num_idle_--;
@@ -1318,7 +1334,7 @@ void MailboxHarness::op_reissue(uint32_t hart) {
         }
         s.state = HartState::kRunning;
       } else {
-        FUZZ_CHECK(o.result == TESSERA_CSR_BLOCKED,
+        FUZZ_CHECK(o.result == TESSERA_ACCESS_BLOCKED,
                    "tinselIdle issued again by hart %u: result %d value 0x%x", hart, o.result,
                    o.value);
         s.woken = false;
@@ -1328,10 +1344,11 @@ void MailboxHarness::op_reissue(uint32_t hart) {
     case HartState::kReleased: {
       const uint32_t wanted = (value & kCanSend) | kCanRecv;
       const CsrOutcome o = csr(hart, TESSERA_CSR_WAIT_UNTIL, value);
-      FUZZ_CHECK(o.result == TESSERA_CSR_DONE && o.value >> 2 == s.released &&
+      FUZZ_CHECK(o.result == TESSERA_ACCESS_DONE && o.value >> 2 == s.released &&
                      (o.value & ~wanted & 3) == 0,
                  "released hart %u issued tinselIdle again: result %d value 0x%x, released "
-                 "with %u", hart, o.result, o.value, s.released);
+                 "with %u",
+                 hart, o.result, o.value, s.released);
       s.state = HartState::kRunning;
       return;
     }
@@ -1343,7 +1360,7 @@ void MailboxHarness::op_read_fault(uint32_t hart) {
   const uint32_t expected = s.last_fault;
   leave_halt(hart, TESSERA_CSR_MBOX_FAULT, 0);
   const CsrOutcome o = csr(hart, TESSERA_CSR_MBOX_FAULT, 0);
-  FUZZ_CHECK(o.result == TESSERA_CSR_DONE && o.value == expected,
+  FUZZ_CHECK(o.result == TESSERA_ACCESS_DONE && o.value == expected,
              "MBOX_FAULT of hart %u: result %d value %u, expected %u", hart, o.result, o.value,
              expected);
 }
@@ -1351,8 +1368,8 @@ void MailboxHarness::op_read_fault(uint32_t hart) {
 // The guest writes into a slot that software owns.
 void MailboxHarness::op_write_slot(uint32_t hart, FuzzInput& in) {
   const uint32_t tile = tile_of(hart);
-  const uint32_t n = in.flag() ? first_slot(hart) + in.below(spt_)
-                               : in.below(TESSERA_SLOTS_PER_TILE);
+  const uint32_t n =
+      in.flag() ? first_slot(hart) + in.below(spt_) : in.below(TESSERA_SLOTS_PER_TILE);
   const uint32_t offset = in.below(TESSERA_BYTES_PER_SLOT);
   const uint32_t length = in.below(TESSERA_BYTES_PER_SLOT - offset + 1);
   if (slot(tile, n).hardware) {
@@ -1363,9 +1380,9 @@ void MailboxHarness::op_write_slot(uint32_t hart, FuzzInput& in) {
 
 // A CSR that is not the mailbox's, or a hart that does not exist.
 void MailboxHarness::op_unknown(FuzzInput& in) {
-  static const uint32_t kNeighbours[] = {0x800, 0x801, 0x804, 0x80b, 0x80c, 0x80d, 0x80e,
-                                         0x80f, 0x810, 0x815, 0x816, 0x81f, 0xf14, 0xc00,
-                                         0xc80, 0x7ff, 0x820, 0x302};
+  static const uint32_t kNeighbours[] = {0x800, 0x801, 0x804, 0x80b, 0x80c, 0x80d,
+                                         0x80e, 0x80f, 0x810, 0x815, 0x816, 0x81f,
+                                         0xf14, 0xc00, 0xc80, 0x7ff, 0x820, 0x302};
   uint32_t csrno = in.flag() ? in.pick(kNeighbours) : in.u32();
   const uint32_t hart = in.flag() ? in.below(num_harts_) : num_harts_ + in.below(1u << 16);
   if (hart < num_harts_ && is_mailbox_csr(csrno)) {
@@ -1383,8 +1400,7 @@ void MailboxHarness::host_step(FuzzInput& in) {
     case 2: {
       const uint32_t dest = pick_destination(in);
       static const uint32_t kBadFlits[] = {0, 5, 16, 0xffffffff};
-      const uint32_t flits =
-          in.below(8) < 7 ? 1 + in.below(TESSERA_MAX_FLITS) : in.pick(kBadFlits);
+      const uint32_t flits = in.below(8) < 7 ? 1 + in.below(TESSERA_MAX_FLITS) : in.pick(kBadFlits);
       uint8_t payload[TESSERA_BYTES_PER_SLOT];
       in.take(payload, in.below(sizeof(payload) + 1));
       const uint64_t time = in.flag() ? 0 : in.u32();
@@ -1438,8 +1454,7 @@ bool MailboxHarness::inject(uint32_t dest_id, uint32_t flits, const uint8_t* pay
                dest_id);
     return false;
   }
-  FUZZ_CHECK(taken || !must_take, "inject to 0x%x refused with nothing queued toward it",
-             dest_id);
+  FUZZ_CHECK(taken || !must_take, "inject to 0x%x refused with nothing queued toward it", dest_id);
   if (taken) {
     host_sent_++;
   } else {
@@ -1561,8 +1576,7 @@ void MailboxHarness::check_counts() {
     const TesseraMailboxCounts c = tessera_mailbox_thread_counts(model_, h);
     FUZZ_CHECK(c.sent == harts_[h].copies_sent && c.received == harts_[h].copies_freed,
                "hart %u counts sent %llu received %llu, expected %llu and %llu", h,
-               static_cast<unsigned long long>(c.sent),
-               static_cast<unsigned long long>(c.received),
+               static_cast<unsigned long long>(c.sent), static_cast<unsigned long long>(c.received),
                static_cast<unsigned long long>(harts_[h].copies_sent),
                static_cast<unsigned long long>(harts_[h].copies_freed));
     board_sums[h / per_board].sent += c.sent;
@@ -1578,12 +1592,11 @@ void MailboxHarness::check_counts() {
   FUZZ_CHECK(tessera_waits_count(waits_) == waiting, "the wait registry counts %u, the model %u",
              tessera_waits_count(waits_), waiting);
   const TesseraMailboxCounts host = tessera_mailbox_host_counts(model_);
-  FUZZ_CHECK(host.sent == host_sent_ && host.received == host_taken_,
-             "host counts sent %llu received %llu, expected %llu and %llu",
-             static_cast<unsigned long long>(host.sent),
-             static_cast<unsigned long long>(host.received),
-             static_cast<unsigned long long>(host_sent_),
-             static_cast<unsigned long long>(host_taken_));
+  FUZZ_CHECK(
+      host.sent == host_sent_ && host.received == host_taken_,
+      "host counts sent %llu received %llu, expected %llu and %llu",
+      static_cast<unsigned long long>(host.sent), static_cast<unsigned long long>(host.received),
+      static_cast<unsigned long long>(host_sent_), static_cast<unsigned long long>(host_taken_));
   FUZZ_CHECK(sent + host.sent == received + host.received,
              "with nothing in flight, %llu sent but %llu received",
              static_cast<unsigned long long>(sent + host.sent),
@@ -1614,7 +1627,8 @@ void MailboxHarness::quiesce() {
   const uint32_t last = entering.back();
   FUZZ_CHECK(harts_[last].state == HartState::kRunning,
              "missed termination: every hart called tinselIdle with nothing in flight, and the "
-             "last one (%u) was not released", last);
+             "last one (%u) was not released",
+             last);
   // Released in its own call: everybody else must have been woken.
   for (uint32_t h = 0; h < num_harts_; h++) {
     FUZZ_CHECK(h == last || harts_[h].state == HartState::kReleased,

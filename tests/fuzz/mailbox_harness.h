@@ -105,31 +105,31 @@ class MailboxHarness {
     uint64_t now = 0;
     uint32_t send_len = 0, send_ptr = 0, mcast_hi = 0, mcast_lo = 0;
     uint32_t last_fault = 0;
-    uint32_t unreceived = 0;     // copies for it not yet RECV'd
-    uint32_t lent_slots = 0;     // slots of its range given by other harts
-    uint64_t copies_sent = 0;    // what thread_counts().sent must reach
-    uint64_t copies_freed = 0;   // what thread_counts().received must be
+    uint32_t unreceived = 0;    // copies for it not yet RECV'd
+    uint32_t lent_slots = 0;    // slots of its range given by other harts
+    uint64_t copies_sent = 0;   // what thread_counts().sent must reach
+    uint64_t copies_freed = 0;  // what thread_counts().received must be
   };
   struct Slot {
     bool hardware = false;
-    uint32_t giver = 0;          // hardware: who gave it
-    uint32_t copy = kNone;       // software: received copy not yet freed
+    uint32_t giver = 0;     // hardware: who gave it
+    uint32_t copy = kNone;  // software: received copy not yet freed
   };
   struct Message {
-    uint32_t src;                // hart index, or kHostHart
-    uint32_t src_id;             // thread id or host id
+    uint32_t src;     // hart index, or kHostHart
+    uint32_t src_id;  // thread id or host id
     uint32_t flits;
-    uint64_t sent_now;           // sender's clock when it sent
+    uint64_t sent_now;  // sender's clock when it sent
     uint32_t first_copy, num_copies;
     uint8_t bytes[TESSERA_BYTES_PER_SLOT];
   };
   struct Copy {
     uint32_t message;
-    uint32_t receiver;           // hart index, or kHostHart
+    uint32_t receiver;  // hart index, or kHostHart
     CopyState state;
   };
   struct CsrOutcome {
-    TesseraCsrResult result;
+    TesseraAccessStatus result;
     uint32_t value;
     uint64_t resume_at;
     TesseraMailboxFault fault;
@@ -242,7 +242,7 @@ class MailboxHarness {
   bool inject_ready_ = false;
   std::vector<Wake> wakes_;
   uint32_t last_received_slot_ = 0;  // of the latest successful RECV
-  uint64_t detections_seen_ = 0;  // by after_call
+  uint64_t detections_seen_ = 0;     // by after_call
   uint64_t episode_ = 0;
   uint32_t episode_result_ = 0;
   MailboxEvents events_;  // the trace hook's events

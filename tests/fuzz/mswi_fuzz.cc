@@ -12,8 +12,11 @@
 #include "fuzz_check.h"
 #include "fuzz_input.h"
 #include "tessera/models/mswi.h"
+#include "tessera/testing/access.h"
 
 namespace {
+
+using tessera::testing::MswiWrite;
 
 using fuzz::FuzzInput;
 
@@ -37,13 +40,14 @@ class Scenario {
   void write(uint32_t offset, uint32_t value) {
     uint32_t hart = UINT32_MAX;
     const char* error = nullptr;
-    const TesseraMswiAction action = tessera_mswi_write(model_, offset, value, &hart, &error);
+    const TesseraAccessStatus action =
+        MswiWrite(tessera_mswi_write(model_, offset, value), &hart, &error);
     if (!names_a_hart(offset)) {
-      FUZZ_CHECK(action == TESSERA_MSWI_GUEST_ERROR && error != nullptr && hart == UINT32_MAX,
+      FUZZ_CHECK(action == TESSERA_ACCESS_GUEST_ERROR && error != nullptr && hart == UINT32_MAX,
                  "write at 0x%x (board of %u): not a guest error with a reason", offset, harts());
       return;
     }
-    FUZZ_CHECK(action == TESSERA_MSWI_DONE && hart == offset / 4,
+    FUZZ_CHECK(action == TESSERA_ACCESS_DONE && hart == offset / 4,
                "write at 0x%x: action %d, hart %u", offset, static_cast<int>(action), hart);
     msip_[hart] = (value & 1) != 0;
     touched_.push_back(hart);
@@ -53,14 +57,15 @@ class Scenario {
   void read(uint32_t offset) const {
     uint32_t value = 0xdeadbeef;
     const char* error = nullptr;
-    const TesseraMswiAction action = tessera_mswi_read(model_, offset, &value, &error);
+    const TesseraAccessStatus action =
+        tessera_access_unpack(tessera_mswi_read(model_, offset), &value, nullptr, &error);
     if (!names_a_hart(offset)) {
-      FUZZ_CHECK(action == TESSERA_MSWI_GUEST_ERROR && error != nullptr && value == 0,
+      FUZZ_CHECK(action == TESSERA_ACCESS_GUEST_ERROR && error != nullptr && value == 0,
                  "read at 0x%x (board of %u): not a guest error reading 0 (0x%x)", offset, harts(),
                  value);
       return;
     }
-    FUZZ_CHECK(action == TESSERA_MSWI_DONE && value == (msip_[offset / 4] ? 1u : 0u),
+    FUZZ_CHECK(action == TESSERA_ACCESS_DONE && value == (msip_[offset / 4] ? 1u : 0u),
                "read at 0x%x: action %d value 0x%x, shadow %d", offset, static_cast<int>(action),
                value, static_cast<int>(msip_[offset / 4]));
   }

@@ -66,12 +66,13 @@ class Scenario {
       local_[hart] = local;
       waiting_.erase(hart);  // a write abandons the hart's wait
     }
-    const TesseraOcbusResult r = tessera_ocbus_write(bus_, hart, local, now, &error);
+    const TesseraAccessStatus r = tessera_access_unpack(tessera_ocbus_write(bus_, hart, local, now),
+                                                        nullptr, nullptr, &error);
     if (!valid) {
-      FUZZ_CHECK(r == TESSERA_OCBUS_GUEST_ERROR && error, "bad write accepted");
+      FUZZ_CHECK(r == TESSERA_ACCESS_GUEST_ERROR && error, "bad write accepted");
       return;
     }
-    FUZZ_CHECK(r == TESSERA_OCBUS_DONE, "write refused: %s", error ? error : "");
+    FUZZ_CHECK(r == TESSERA_ACCESS_DONE, "write refused: %s", error ? error : "");
     latest_write_ = std::max(latest_write_, now);
     // A release settles after the latest release in modelled time: at most the latest write.
     if (global() != before) latest_change_ = std::max(latest_change_, latest_write_ + settle_);
@@ -90,17 +91,17 @@ class Scenario {
     uint32_t result = 0;
     uint64_t at = 0;
     const char* error = nullptr;
-    const TesseraOcbusResult r =
-        tessera_ocbus_wait(bus_, hart, mask, value, now, &result, &at, &error);
+    const TesseraAccessStatus r = tessera_access_unpack(
+        tessera_ocbus_wait(bus_, hart, mask, value, now), &result, &at, &error);
     if (hart >= harts_ || mask == 0 || ((mask | value) & ~all_)) {
-      FUZZ_CHECK(r == TESSERA_OCBUS_GUEST_ERROR && error && result == 0 && at == now,
+      FUZZ_CHECK(r == TESSERA_ACCESS_GUEST_ERROR && error && result == 0 && at == now,
                  "bad wait accepted");
       return;
     }
     auto it = waiting_.find(hart);
     const bool same =
         it != waiting_.end() && it->second.mask == mask && it->second.value == (value & mask);
-    if (r == TESSERA_OCBUS_DONE) {
+    if (r == TESSERA_ACCESS_DONE) {
       FUZZ_CHECK((result & mask) == (value & mask), "wait done with 0x%x, wanted 0x%x/0x%x", result,
                  value, mask);
       FUZZ_CHECK(at >= now, "a wait resumes before it was issued");
@@ -109,7 +110,7 @@ class Scenario {
                  result, global());
       waiting_.erase(hart);
     } else {
-      FUZZ_CHECK(r == TESSERA_OCBUS_BLOCKED && (global() & mask) != (value & mask) &&
+      FUZZ_CHECK(r == TESSERA_ACCESS_BLOCKED && (global() & mask) != (value & mask) &&
                      !(same && it->second.woken),
                  "wait blocked though its condition holds or it was woken");
       if (!same) waiting_[hart] = Waiting{mask, value & mask};

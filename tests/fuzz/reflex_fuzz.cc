@@ -124,17 +124,18 @@ class Scenario {
     if (!refuse && write && csrno == TESSERA_CSR_REFLEX_ROUTE) h.route = value;
     if (!refuse && write && csrno == TESSERA_CSR_REFLEX_NEXT) h.next = new_next;
     const uint32_t flit = hart << 24 | (h.seq & 0xffffff);
-    const TesseraReflexResult res =
+    const TesseraAccessStatus res = tessera_access_unpack(
         tessera_reflex_csr(r_, hart, csrno, write, csrno == TESSERA_CSR_REFLEX_SEND ? flit : value,
-                           now, &result, &at, &error);
+                           now),
+        &result, &at, &error);
     if (refuse) {
-      FUZZ_CHECK(res == TESSERA_REFLEX_GUEST_ERROR && error && result == 0 && at == now,
+      FUZZ_CHECK(res == TESSERA_ACCESS_GUEST_ERROR && error && result == 0 && at == now,
                  "hart %u: csr 0x%x write %d value 0x%x accepted", hart, csrno, write, value);
       h.clock = now;
       Settle(out_before);
       return;
     }
-    FUZZ_CHECK(res != TESSERA_REFLEX_GUEST_ERROR, "hart %u: csr 0x%x value 0x%x refused: %s", hart,
+    FUZZ_CHECK(res != TESSERA_ACCESS_GUEST_ERROR, "hart %u: csr 0x%x value 0x%x refused: %s", hart,
                csrno, value, error ? error : "");
     FUZZ_CHECK(at >= now, "hart %u resumes at %llu before %llu", hart,
                static_cast<unsigned long long>(at), static_cast<unsigned long long>(now));
@@ -159,7 +160,7 @@ class Scenario {
         Settle(out_before);
         return;
       case TESSERA_CSR_REFLEX_WAIT_SEND:
-        if (res == TESSERA_REFLEX_BLOCKED) {
+        if (res == TESSERA_ACCESS_BLOCKED) {
           FUZZ_CHECK(h.out.size() == b_, "wait-send blocked with room");
           h.blocked = Blocked::kWaitSend;
         } else {
@@ -177,7 +178,7 @@ class Scenario {
         FUZZ_CHECK(result == old_next, "next read 0x%x, shadow 0x%x", result, old_next);
         break;
     }
-    if (res == TESSERA_REFLEX_DONE)
+    if (res == TESSERA_ACCESS_DONE)
       h.clock = at;
     else
       h.clock = now;
@@ -263,9 +264,9 @@ class Scenario {
     h_[sender].out.pop_front();
   }
 
-  void CheckRecv(uint32_t hart, TesseraReflexResult res, uint32_t flit, uint64_t now, uint64_t at) {
+  void CheckRecv(uint32_t hart, TesseraAccessStatus res, uint32_t flit, uint64_t now, uint64_t at) {
     Hart& h = h_[hart];
-    if (res == TESSERA_REFLEX_BLOCKED) {
+    if (res == TESSERA_ACCESS_BLOCKED) {
       FUZZ_CHECK(h.inbound == 0, "hart %u: receive blocked with %llu flits", hart,
                  static_cast<unsigned long long>(h.inbound));
       h.blocked = Blocked::kRecv;

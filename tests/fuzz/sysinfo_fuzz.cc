@@ -13,8 +13,12 @@
 #include "fuzz_input.h"
 #include "shape_oracle.h"
 #include "tessera/models/sysinfo.h"
+#include "tessera/testing/access.h"
 
 namespace {
+
+using tessera::testing::kRunEnds;
+using tessera::testing::StatusOrRunEnds;
 
 using fuzz::FuzzInput;
 
@@ -22,8 +26,8 @@ constexpr int kMaxOperations = 4000;
 constexpr uint32_t kMaxHarts = 4096;
 
 uint32_t edge_or_small(FuzzInput& in, uint32_t small) {
-  static const uint32_t kEdges[] = {0,     1,          2,          3,          5,
-                                    16,    65535,      65536,      65537,      1u << 20,
+  static const uint32_t kEdges[] = {0,        1,          2,          3,         5,
+                                    16,       65535,      65536,      65537,     1u << 20,
                                     1u << 31, 0x80000001, 0xfffffffe, 0xffffffff};
   const uint8_t b = in.byte();
   if (b < 0xc0) {
@@ -79,16 +83,16 @@ class Scenario {
   void read(uint32_t id, uint32_t offset, bool with_error) {
     uint32_t value = 0xdeadbeef;
     const char* error = nullptr;
-    const TesseraSysinfoAction a =
-        tessera_sysinfo_read(model_, id, offset, &value, with_error ? &error : nullptr);
+    const TesseraAccessStatus a = tessera_access_unpack(
+        tessera_sysinfo_read(model_, id, offset), &value, nullptr, with_error ? &error : nullptr);
     uint32_t want = 0;
     if (!exists(id) || offset % 4 != 0 || !expected(id, offset, &want)) {
-      FUZZ_CHECK(a == TESSERA_SYSINFO_GUEST_ERROR && value == 0 && (!with_error || error),
-                 "read of 0x%x by 0x%x: action %d value 0x%x, expected a guest error", offset,
-                 id, a, value);
+      FUZZ_CHECK(a == TESSERA_ACCESS_GUEST_ERROR && value == 0 && (!with_error || error),
+                 "read of 0x%x by 0x%x: action %d value 0x%x, expected a guest error", offset, id,
+                 a, value);
       return;
     }
-    FUZZ_CHECK(a == TESSERA_SYSINFO_CONTINUE && value == want,
+    FUZZ_CHECK(a == TESSERA_ACCESS_DONE && value == want,
                "read of 0x%x by 0x%x: action %d value 0x%x, expected 0x%x", offset, id, a, value,
                want);
   }
@@ -96,16 +100,16 @@ class Scenario {
   void write(uint32_t id, uint32_t offset, uint32_t value, bool with_out) {
     int code = 12345;
     const char* error = nullptr;
-    const TesseraSysinfoAction a = tessera_sysinfo_write(
-        model_, id, offset, value, with_out ? &code : nullptr, with_out ? &error : nullptr);
+    const int a = StatusOrRunEnds(tessera_sysinfo_write(model_, id, offset, value),
+                                  with_out ? &code : nullptr, with_out ? &error : nullptr);
     if (!exists(id) || offset % 4 != 0 || offset != TESSERA_SYSINFO_CHECKIN) {
-      FUZZ_CHECK(a == TESSERA_SYSINFO_GUEST_ERROR && (!with_out || error),
+      FUZZ_CHECK(a == TESSERA_ACCESS_GUEST_ERROR && (!with_out || error),
                  "write of 0x%x by 0x%x: action %d, expected a guest error", offset, id, a);
       return;
     }
     const uint32_t index = dense(id);
     if (checked_in_[index]) {
-      FUZZ_CHECK(a == TESSERA_SYSINFO_GUEST_ERROR && (!with_out || error),
+      FUZZ_CHECK(a == TESSERA_ACCESS_GUEST_ERROR && (!with_out || error),
                  "second check-in of 0x%x: action %d", id, a);
       return;
     }
@@ -115,11 +119,10 @@ class Scenario {
       exit_code_ = static_cast<int>(value);
     }
     if (count_ < harts()) {
-      FUZZ_CHECK(a == TESSERA_SYSINFO_CONTINUE, "check-in %u of %u: action %d", count_, harts(),
-                 a);
+      FUZZ_CHECK(a == TESSERA_ACCESS_DONE, "check-in %u of %u: action %d", count_, harts(), a);
       return;
     }
-    FUZZ_CHECK(a == TESSERA_SYSINFO_EXIT && (!with_out || code == exit_code_),
+    FUZZ_CHECK(a == kRunEnds && (!with_out || code == exit_code_),
                "last check-in: action %d code %d, expected exit with %d", a, code, exit_code_);
   }
 
@@ -144,34 +147,83 @@ class Scenario {
   bool expected(uint32_t id, uint32_t offset, uint32_t* value) const {
     const TesseraShape& s = c_.shape;
     switch (offset) {
-      case TESSERA_SYSINFO_MAGIC: *value = TESSERA_SYSINFO_MAGIC_VALUE; return true;
-      case TESSERA_SYSINFO_VERSION: *value = TESSERA_SYSINFO_VERSION_VALUE; return true;
-      case TESSERA_SYSINFO_BOARDS_X: *value = s.boards_x; return true;
-      case TESSERA_SYSINFO_BOARDS_Y: *value = s.boards_y; return true;
-      case TESSERA_SYSINFO_TILES_X: *value = s.tiles_x; return true;
-      case TESSERA_SYSINFO_TILES_Y: *value = s.tiles_y; return true;
-      case TESSERA_SYSINFO_CORES_PER_TILE: *value = s.cores_per_tile; return true;
-      case TESSERA_SYSINFO_THREADS_PER_CORE: *value = s.threads_per_core; return true;
-      case TESSERA_SYSINFO_CLOCK_MHZ: *value = c_.clock_mhz; return true;
-      case TESSERA_SYSINFO_DRAM_SIZE: *value = c_.dram_size; return true;
-      case TESSERA_SYSINFO_PARTITION_SIZE: *value = c_.partition_size; return true;
-      case TESSERA_SYSINFO_NUM_HARTS: *value = harts(); return true;
-      case TESSERA_SYSINFO_HART_INDEX: *value = dense(id); return true;
+      case TESSERA_SYSINFO_MAGIC:
+        *value = TESSERA_SYSINFO_MAGIC_VALUE;
+        return true;
+      case TESSERA_SYSINFO_VERSION:
+        *value = TESSERA_SYSINFO_VERSION_VALUE;
+        return true;
+      case TESSERA_SYSINFO_BOARDS_X:
+        *value = s.boards_x;
+        return true;
+      case TESSERA_SYSINFO_BOARDS_Y:
+        *value = s.boards_y;
+        return true;
+      case TESSERA_SYSINFO_TILES_X:
+        *value = s.tiles_x;
+        return true;
+      case TESSERA_SYSINFO_TILES_Y:
+        *value = s.tiles_y;
+        return true;
+      case TESSERA_SYSINFO_CORES_PER_TILE:
+        *value = s.cores_per_tile;
+        return true;
+      case TESSERA_SYSINFO_THREADS_PER_CORE:
+        *value = s.threads_per_core;
+        return true;
+      case TESSERA_SYSINFO_CLOCK_MHZ:
+        *value = c_.clock_mhz;
+        return true;
+      case TESSERA_SYSINFO_DRAM_SIZE:
+        *value = c_.dram_size;
+        return true;
+      case TESSERA_SYSINFO_PARTITION_SIZE:
+        *value = c_.partition_size;
+        return true;
+      case TESSERA_SYSINFO_NUM_HARTS:
+        *value = harts();
+        return true;
+      case TESSERA_SYSINFO_HART_INDEX:
+        *value = dense(id);
+        return true;
       case TESSERA_SYSINFO_PARTITION_BASE:
         *value = TESSERA_DRAM_BASE + TESSERA_CODE_SIZE + local(id) * c_.partition_size;
         return true;
-      case TESSERA_SYSINFO_CHECKIN: *value = count_; return true;
-      case TESSERA_SYSINFO_BOARD_LEADER: *value = local(id) == 0; return true;
-      case TESSERA_SYSINFO_HOST_ID: *value = tessera_host_id(&s); return true;
-      case TESSERA_SYSINFO_REFLEX_BUFFER_FLITS: *value = c_.reflex_buffer_flits; return true;
-      case TESSERA_SYSINFO_CPI: *value = c_.timing.cpi; return true;
-      case TESSERA_SYSINFO_TILE_HOP_CYCLES: *value = c_.timing.tile_hop_cycles; return true;
-      case TESSERA_SYSINFO_BOARD_HOP_CYCLES: *value = c_.timing.board_hop_cycles; return true;
-      case TESSERA_SYSINFO_OCBUS_SETTLE_CYCLES: *value = c_.timing.ocbus_settle_cycles; return true;
-      case TESSERA_SYSINFO_REFLEX_HOP_CYCLES: *value = c_.timing.reflex_hop_cycles; return true;
-      case TESSERA_SYSINFO_BARRIER_TILE_X: *value = c_.timing.barrier_tile_x; return true;
-      case TESSERA_SYSINFO_BARRIER_TILE_Y: *value = c_.timing.barrier_tile_y; return true;
-      default: return false;
+      case TESSERA_SYSINFO_CHECKIN:
+        *value = count_;
+        return true;
+      case TESSERA_SYSINFO_BOARD_LEADER:
+        *value = local(id) == 0;
+        return true;
+      case TESSERA_SYSINFO_HOST_ID:
+        *value = tessera_host_id(&s);
+        return true;
+      case TESSERA_SYSINFO_REFLEX_BUFFER_FLITS:
+        *value = c_.reflex_buffer_flits;
+        return true;
+      case TESSERA_SYSINFO_CPI:
+        *value = c_.timing.cpi;
+        return true;
+      case TESSERA_SYSINFO_TILE_HOP_CYCLES:
+        *value = c_.timing.tile_hop_cycles;
+        return true;
+      case TESSERA_SYSINFO_BOARD_HOP_CYCLES:
+        *value = c_.timing.board_hop_cycles;
+        return true;
+      case TESSERA_SYSINFO_OCBUS_SETTLE_CYCLES:
+        *value = c_.timing.ocbus_settle_cycles;
+        return true;
+      case TESSERA_SYSINFO_REFLEX_HOP_CYCLES:
+        *value = c_.timing.reflex_hop_cycles;
+        return true;
+      case TESSERA_SYSINFO_BARRIER_TILE_X:
+        *value = c_.timing.barrier_tile_x;
+        return true;
+      case TESSERA_SYSINFO_BARRIER_TILE_Y:
+        *value = c_.timing.barrier_tile_y;
+        return true;
+      default:
+        return false;
     }
   }
 
@@ -198,11 +250,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   c.reflex_buffer_flits = in.u32();
   c.timing = {in.u32(), in.u32(), in.u32(), in.u32(), in.u32(), in.u32(), in.u32()};
   c.partition_size = raw ? in.u32() : in.below(1u << 20);
-  const uint64_t needed =
-      uint64_t{TESSERA_CODE_SIZE} + uint64_t{tessera_threads_per_board(&c.shape)} *
-                                        c.partition_size;
-  c.dram_size = raw || needed > 0x80000000u ? in.u32()
-                                            : static_cast<uint32_t>(needed) + in.below(1u << 20);
+  const uint64_t needed = uint64_t{TESSERA_CODE_SIZE} +
+                          uint64_t{tessera_threads_per_board(&c.shape)} * c.partition_size;
+  c.dram_size =
+      raw || needed > 0x80000000u ? in.u32() : static_cast<uint32_t>(needed) + in.below(1u << 20);
   const bool valid = config_valid(c);
   TesseraSysinfo* model = tessera_sysinfo_new(&c);
   FUZZ_CHECK((model != nullptr) == valid,
@@ -230,8 +281,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
           break;
         default:
           // Check-in, with a status that is mostly 0.
-          scenario.write(id, TESSERA_SYSINFO_CHECKIN, in.below(8) == 0 ? in.u32() : 0,
-                         in.flag());
+          scenario.write(id, TESSERA_SYSINFO_CHECKIN, in.below(8) == 0 ? in.u32() : 0, in.flag());
           break;
       }
     }

@@ -71,6 +71,7 @@
 #include <stdint.h>
 
 #include "tessera/hw/regs.h"
+#include "tessera/models/access.h"
 #include "tessera/models/waits.h"
 
 #ifdef __cplusplus
@@ -103,12 +104,6 @@ typedef struct TesseraBarrierCtlHost {
     void (*log)(void *opaque, uint32_t hart_index, const char *line);
 } TesseraBarrierCtlHost;
 
-typedef enum TesseraBarrierCtlResult {
-    TESSERA_BARRIER_CTL_DONE,    /* *result, *resume_at; *error if bad use */
-    TESSERA_BARRIER_CTL_BLOCKED, /* wait for host->wake, then issue again */
-    TESSERA_BARRIER_CTL_UNKNOWN, /* not a barrier controller CSR */
-} TesseraBarrierCtlResult;
-
 typedef struct TesseraBarrierCtl TesseraBarrierCtl;
 
 /* NULL if the configuration is invalid (a shape without harts, the
@@ -121,13 +116,12 @@ void tessera_barrier_ctl_free(TesseraBarrierCtl *b);
 void tessera_barrier_ctl_reset(TesseraBarrierCtl *b);
 
 /* csrrw of TESSERA_CSR_BARRIER_COUNT or TESSERA_CSR_BARRIER_ENTER by
- * hart_index at `now`. *error is NULL unless the use was bad. */
-TesseraBarrierCtlResult tessera_barrier_ctl_csr(TesseraBarrierCtl *b,
-                                                uint32_t hart_index,
-                                                uint32_t csr, uint32_t value,
-                                                uint64_t now, uint32_t *result,
-                                                uint64_t *resume_at,
-                                                const char **error);
+ * hart_index at `now` (tessera/models/access.h). Bad use is a guest error
+ * that still reads its status (.value) at .resume_at; ENTER blocks until
+ * the barrier overflows; any other CSR is UNKNOWN. */
+TesseraAccess tessera_barrier_ctl_csr(TesseraBarrierCtl *b,
+                                      uint32_t hart_index, uint32_t csr,
+                                      uint32_t value, uint64_t now);
 
 /* Arrivals so far in uid's open episode, and its count; 0 and 0 if the uid
  * is not open. */

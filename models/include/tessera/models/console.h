@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tessera/models/access.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -21,11 +23,6 @@ typedef void (*TesseraConsoleEmitFn)(void *opaque, uint32_t hart_index,
                                      const char *line, size_t len);
 
 typedef struct TesseraConsole TesseraConsole;
-
-typedef enum TesseraConsoleAction {
-    TESSERA_CONSOLE_DONE,
-    TESSERA_CONSOLE_GUEST_ERROR, /* bad access, nothing changed; *error says why */
-} TesseraConsoleAction;
 
 /* num_harts line buffers of TESSERA_CONSOLE_LINE_MAX bytes. NULL on OOM,
  * if num_harts is 0 or if emit is NULL. */
@@ -53,15 +50,11 @@ void tessera_console_reset(TesseraConsole *c);
  * TESSERA_CONSOLE_FLUSH flushes the hart's line. Any other offset, or a
  * hart_index outside the machine, is a guest error that changes nothing.
  */
-TesseraConsoleAction tessera_console_write(TesseraConsole *c,
-                                           uint32_t hart_index,
-                                           uint32_t offset, uint32_t value,
-                                           const char **error);
+TesseraAccess tessera_console_write(TesseraConsole *c, uint32_t hart_index,
+                                    uint32_t offset, uint32_t value);
 
 /* The console is write-only: every read gives 0 and is a guest error. */
-TesseraConsoleAction tessera_console_read(const TesseraConsole *c,
-                                          uint32_t offset, uint32_t *value,
-                                          const char **error);
+TesseraAccess tessera_console_read(const TesseraConsole *c, uint32_t offset);
 
 /*
  * CSR TESSERA_CSR_EMIT (Tinsel's tinselEmit) of hart hart_index: reads as

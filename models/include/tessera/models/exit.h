@@ -18,28 +18,22 @@
 
 #include <stdint.h>
 
+#include "tessera/models/access.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-typedef enum TesseraExitAction {
-    TESSERA_EXIT_ACTION_NONE,        /* nothing to do (a read) */
-    TESSERA_EXIT_ACTION_END,         /* end the run with *exit_code */
-    TESSERA_EXIT_ACTION_RESET,       /* reset the machine */
-    TESSERA_EXIT_ACTION_GUEST_ERROR, /* bad access; *error says why */
-} TesseraExitAction;
 
 /*
- * A write of `value` at `offset`. With TESSERA_EXIT_ACTION_END, *error is
- * NULL unless the status differs from the FAIL code written (code 0, or a
- * code too large for an exit status), and then says so: a host may log it.
+ * A write of `value` at `offset` (tessera/models/access.h). PASS and FAIL
+ * end the run (TESSERA_EFFECT_END_RUN with the status in .code), as a guest
+ * error when the status differs from the FAIL code written (code 0, or a
+ * code too large for an exit status); RESET asks for TESSERA_EFFECT_RESET.
  */
-TesseraExitAction tessera_exit_write(uint32_t offset, uint32_t value,
-                                     int *exit_code, const char **error);
-
-/* A read at `offset`: *value = 0, TESSERA_EXIT_ACTION_GUEST_ERROR. */
-TesseraExitAction tessera_exit_read(uint32_t offset, uint32_t *value,
-                                    const char **error);
+TesseraAccess tessera_exit_write(uint32_t offset, uint32_t value);
+/* A read at `offset`: a guest error that reads 0. */
+TesseraAccess tessera_exit_read(uint32_t offset);
 
 #ifdef __cplusplus
 }

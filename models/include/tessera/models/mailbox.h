@@ -17,7 +17,7 @@
  * caller advances the thread's clock to it.
  *
  * Blocking: a CSR that must wait (wait-until whose condition does not hold)
- * returns TESSERA_CSR_BLOCKED and records the thread as a waiter. When the
+ * returns TESSERA_ACCESS_BLOCKED and records the thread as a waiter. When the
  * condition may hold, the model calls host->wake(hart_index) (possibly from
  * inside another thread's call); the caller then issues the same CSR again.
  * Issuing a CSR again is always safe (idempotent while blocked). Every
@@ -47,6 +47,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tessera/models/access.h"
 #include "tessera/models/termdet.h"
 #include "tessera/models/waits.h"
 #include "tessera/hw/regs.h"
@@ -179,13 +180,6 @@ typedef struct TesseraMailboxHost {
     void (*event)(void *opaque, const TesseraMailboxEvent *e);
 } TesseraMailboxHost;
 
-typedef enum TesseraCsrResult {
-    TESSERA_CSR_DONE,    /* *value holds the result (reads) */
-    TESSERA_CSR_BLOCKED, /* wait; issue the CSR again after wake() */
-    TESSERA_CSR_FAULT,   /* bad guest behaviour; *fault says which */
-    TESSERA_CSR_UNKNOWN, /* not a mailbox CSR */
-} TesseraCsrResult;
-
 /* Faults: TesseraMailboxFault and tessera_mailbox_fault_name() in
  * tessera/hw/regs.h. */
 
@@ -209,12 +203,13 @@ void tessera_mailbox_free(TesseraMailbox *m);
  * its harts too. The scratchpads are the caller's memory. */
 void tessera_mailbox_reset(TesseraMailbox *m);
 
-/* One csrrw of a mailbox CSR by hart_index: writes `value`, and for reads
- * returns the result in *result. On DONE *resume_at >= now is the time the
- * thread continues at; on BLOCKED, FAULT and UNKNOWN *result = 0 and
- * *resume_at = now. FAULT changes nothing but the thread's MBOX_FAULT.
- * UNKNOWN: csrno is not a mailbox CSR (or hart_index names no hart).
- * result, resume_at and fault may be NULL.
+/* One csrrw of a mailbox CSR by hart_index (tessera/models/access.h):
+ * writes `value`, and for reads returns the result in .value. On DONE
+ * .resume_at >= now is the time the thread continues at; on BLOCKED, FAULT
+ * and UNKNOWN .value = 0 and .resume_at = now. FAULT (.code: the
+ * TesseraMailboxFault, .error its name) changes nothing but the thread's
+ * MBOX_FAULT. UNKNOWN: csrno is not a mailbox CSR (or hart_index names no
+ * hart).
  *
  * WAIT_UNTIL with an idle bit (tinselIdle, docs/idle.md): if a message is
  * available (can-recv is implied) or bit 0 is set and can-send holds, DONE
@@ -229,11 +224,8 @@ void tessera_mailbox_reset(TesseraMailbox *m);
  * wait-until without idle bits, abandons the idle call (and a release not
  * yet given). SEND and MCAST_SEND issued while phase 2 has disabled the
  * board's sends complete when phase 3 re-enables them (*resume_at). */
-TesseraCsrResult tessera_mailbox_csr(TesseraMailbox *m, uint32_t hart_index,
-                                     uint32_t csrno, uint32_t value,
-                                     uint64_t now, uint32_t *result,
-                                     uint64_t *resume_at,
-                                     TesseraMailboxFault *fault);
+TesseraAccess tessera_mailbox_csr(TesseraMailbox *m, uint32_t hart_index,
+                                  uint32_t csrno, uint32_t value, uint64_t now);
 
 
 /* Offers a message of `flits` flits (1..4) from the host, sent at modelled

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "tessera/hw/regs.h"
+#include "tessera/models/access.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -21,10 +22,6 @@ extern "C" {
 /* msip registers that fit in one board's stride of the window. */
 #define TESSERA_MSWI_MAX_HARTS (TESSERA_MSWI_STRIDE / 4)
 
-typedef enum TesseraMswiAction {
-    TESSERA_MSWI_DONE,
-    TESSERA_MSWI_GUEST_ERROR, /* bad access, nothing changed; *error says why */
-} TesseraMswiAction;
 
 typedef struct TesseraMswi TesseraMswi;
 
@@ -38,15 +35,13 @@ void tessera_mswi_free(TesseraMswi *m);
  * multiple of 4, or names no hart of the board, is a guest error; such a
  * read gives 0.
  */
-TesseraMswiAction tessera_mswi_read(const TesseraMswi *m, uint32_t offset,
-                                    uint32_t *value, const char **error);
+TesseraAccess tessera_mswi_read(const TesseraMswi *m, uint32_t offset);
 
-/* On TESSERA_MSWI_DONE, *hart is the board-local index of the hart whose
- * msip was written: its host sets that hart's MSIP line to
- * tessera_mswi_pending(m, *hart). */
-TesseraMswiAction tessera_mswi_write(TesseraMswi *m, uint32_t offset,
-                                     uint32_t value, uint32_t *hart,
-                                     const char **error);
+/* Done with TESSERA_EFFECT_MSIP: .code is the board-local index of the
+ * hart whose msip was written; its host sets that hart's MSIP line to
+ * tessera_mswi_pending(m, .code). */
+TesseraAccess tessera_mswi_write(TesseraMswi *m, uint32_t offset,
+                                 uint32_t value);
 
 /* Whether board-local hart `hart`'s msip is set (false outside the board). */
 bool tessera_mswi_pending(const TesseraMswi *m, uint32_t hart);

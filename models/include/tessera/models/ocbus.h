@@ -31,6 +31,7 @@
 #include <stdint.h>
 
 #include "tessera/hw/machine_params.h"
+#include "tessera/models/access.h"
 #include "tessera/models/waits.h"
 
 #ifdef __cplusplus
@@ -54,12 +55,6 @@ typedef struct TesseraOcbusHost {
     void (*wake)(void *opaque, uint32_t hart_index);
 } TesseraOcbusHost;
 
-typedef enum TesseraOcbusResult {
-    TESSERA_OCBUS_DONE,
-    TESSERA_OCBUS_BLOCKED,
-    TESSERA_OCBUS_GUEST_ERROR, /* *error says why; nothing changed */
-} TesseraOcbusResult;
-
 typedef struct TesseraOcbus TesseraOcbus;
 
 /* NULL if the configuration is invalid (no harts, lines out of range, a
@@ -73,23 +68,20 @@ void tessera_ocbus_reset(TesseraOcbus *b);
 /* Hart hart_index drives `local` (bit i = line i) at `now`. Bits above the
  * machine's lines are a guest error (nothing changes). Wakes every waiter
  * whose condition now holds. */
-TesseraOcbusResult tessera_ocbus_write(TesseraOcbus *b, uint32_t hart_index,
-                                       uint32_t local, uint64_t now,
-                                       const char **error);
+TesseraAccess tessera_ocbus_write(TesseraOcbus *b, uint32_t hart_index,
+                                  uint32_t local, uint64_t now);
 /* What hart_index drives. */
 uint32_t tessera_ocbus_local(const TesseraOcbus *b, uint32_t hart_index);
 /* The global value (bit i = line i) and, in *resume_at, when it settled:
  * max(now, the latest settle time of any line). */
 uint32_t tessera_ocbus_read(const TesseraOcbus *b, uint64_t now,
                             uint64_t *resume_at);
-/* Waits until (global & mask) == (value & mask). DONE: *result is the
- * global value that satisfied it, *resume_at when (>= now). mask 0 or bits
+/* Waits until (global & mask) == (value & mask). DONE: .value is the
+ * global value that satisfied it, .resume_at when (>= now). mask 0 or bits
  * above the lines: a guest error. Any write by the hart, or a wait with
  * another condition, abandons a pending wait. */
-TesseraOcbusResult tessera_ocbus_wait(TesseraOcbus *b, uint32_t hart_index,
-                                      uint32_t mask, uint32_t value,
-                                      uint64_t now, uint32_t *result,
-                                      uint64_t *resume_at, const char **error);
+TesseraAccess tessera_ocbus_wait(TesseraOcbus *b, uint32_t hart_index,
+                                 uint32_t mask, uint32_t value, uint64_t now);
 
 /* The register block at TESSERA_OCBUS_BASE (regs.h, docs/memory-map.md): one
  * 32-bit access by hart hart_index at `offset`, the whole decode for both
@@ -98,20 +90,15 @@ TesseraOcbusResult tessera_ocbus_wait(TesseraOcbus *b, uint32_t hart_index,
  * SETTLE), LINE(i) of a line the machine lacks or with a value other than
  * 0 or 1, bits above the lines in LOCAL and any other offset are guest
  * errors that change nothing (a read then gives 0). */
-TesseraOcbusResult tessera_ocbus_mmio_read(TesseraOcbus *b, uint32_t hart_index,
-                                           uint32_t offset, uint64_t now,
-                                           uint32_t *value, uint64_t *resume_at,
-                                           const char **error);
-TesseraOcbusResult tessera_ocbus_mmio_write(TesseraOcbus *b,
-                                            uint32_t hart_index,
-                                            uint32_t offset, uint32_t value,
-                                            uint64_t now, const char **error);
+TesseraAccess tessera_ocbus_mmio_read(TesseraOcbus *b, uint32_t hart_index,
+                                      uint32_t offset, uint64_t now);
+TesseraAccess tessera_ocbus_mmio_write(TesseraOcbus *b, uint32_t hart_index,
+                                       uint32_t offset, uint32_t value,
+                                       uint64_t now);
 /* TESSERA_CSR_OCBUS_WAIT: `value` = mask | expected << 8 (bits 16 and up
  * must be 0), then tessera_ocbus_wait. */
-TesseraOcbusResult tessera_ocbus_wait_csr(TesseraOcbus *b, uint32_t hart_index,
-                                          uint32_t value, uint64_t now,
-                                          uint32_t *result, uint64_t *resume_at,
-                                          const char **error);
+TesseraAccess tessera_ocbus_wait_csr(TesseraOcbus *b, uint32_t hart_index,
+                                     uint32_t value, uint64_t now);
 
 #ifdef __cplusplus
 }

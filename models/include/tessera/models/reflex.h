@@ -68,6 +68,7 @@
 
 #include "tessera/hw/machine_params.h"
 #include "tessera/hw/regs.h"
+#include "tessera/models/access.h"
 #include "tessera/models/waits.h"
 
 #ifdef __cplusplus
@@ -88,12 +89,6 @@ typedef struct TesseraReflexHost {
     void (*wake)(void *opaque, uint32_t hart_index);
 } TesseraReflexHost;
 
-typedef enum TesseraReflexResult {
-    TESSERA_REFLEX_DONE,
-    TESSERA_REFLEX_BLOCKED,
-    TESSERA_REFLEX_GUEST_ERROR, /* *error says why; nothing changed */
-} TesseraReflexResult;
-
 typedef struct TesseraReflex TesseraReflex;
 
 /* NULL if the configuration is invalid (a shape with no harts, B of 0 or
@@ -107,45 +102,36 @@ void tessera_reflex_free(TesseraReflex *r);
 void tessera_reflex_reset(TesseraReflex *r);
 
 /* One reflex CSR (tessera_csr_is_reflex) of hart hart_index at `now`: the
- * whole register decode. `write` says whether the instruction writes (QEMU:
- * a write mask other than 0), since a read of ROUTE or NEXT must not be
- * taken for a write of 0; `value` is what it writes; *result what it reads
- * (ROUTE and NEXT: the value before the write); *resume_at when the hart
- * continues (>= now). A write of a read-only CSR, a read of REFLEX_SEND
- * that writes no flit, a route above BOTH, a next switch that is no thread,
- * or a send the model refuses gives GUEST_ERROR with *error: REFLEX_SEND
- * then reads 0, the others change nothing. */
-TesseraReflexResult tessera_reflex_csr(TesseraReflex *r, uint32_t hart_index,
-                                       uint32_t csrno, bool write,
-                                       uint32_t value, uint64_t now,
-                                       uint32_t *result, uint64_t *resume_at,
-                                       const char **error);
+ * whole register decode (tessera/models/access.h). `write` says whether the
+ * instruction writes (QEMU: a write mask other than 0), since a read of
+ * ROUTE or NEXT must not be taken for a write of 0; `value` is what it
+ * writes; .value what it reads (ROUTE and NEXT: the value before the
+ * write); .resume_at when the hart continues (>= now). A write of a
+ * read-only CSR, a read of REFLEX_SEND that writes no flit, a route above
+ * BOTH, a next switch that is no thread, or a send the model refuses is a
+ * guest error: REFLEX_SEND then reads 0, the others change nothing. */
+TesseraAccess tessera_reflex_csr(TesseraReflex *r, uint32_t hart_index,
+                                 uint32_t csrno, bool write, uint32_t value,
+                                 uint64_t now);
 
 /* The same operations as calls, for tests and tools. */
-TesseraReflexResult tessera_reflex_set_route(TesseraReflex *r,
-                                             uint32_t hart_index,
-                                             uint32_t route,
-                                             const char **error);
+TesseraAccess tessera_reflex_set_route(TesseraReflex *r, uint32_t hart_index,
+                                       uint32_t route);
 /* next_index: a dense index, or TESSERA_REFLEX_NO_NEXT. */
-TesseraReflexResult tessera_reflex_set_next(TesseraReflex *r,
-                                            uint32_t hart_index,
-                                            uint32_t next_index,
-                                            const char **error);
-/* DONE: the flit is in the outbound buffer (and moves when it can).
- * GUEST_ERROR: refused (outbound full, open ring, ring with no root). */
-TesseraReflexResult tessera_reflex_send(TesseraReflex *r, uint32_t hart_index,
-                                        uint32_t flit, uint64_t now,
-                                        const char **error);
-/* DONE: *flit is the oldest inbound flit, *resume_at max(now, arrival).
+TesseraAccess tessera_reflex_set_next(TesseraReflex *r, uint32_t hart_index,
+                                      uint32_t next_index);
+/* DONE (reads 1): the flit is in the outbound buffer (and moves when it
+ * can). GUEST_ERROR: refused (outbound full, open ring, ring with no
+ * root). */
+TesseraAccess tessera_reflex_send(TesseraReflex *r, uint32_t hart_index,
+                                  uint32_t flit, uint64_t now);
+/* DONE: .value is the oldest inbound flit, .resume_at max(now, arrival).
  * BLOCKED: the inbound buffer is empty. */
-TesseraReflexResult tessera_reflex_recv(TesseraReflex *r, uint32_t hart_index,
-                                        uint64_t now, uint32_t *flit,
-                                        uint64_t *resume_at);
-/* DONE once the outbound buffer has room (*room: how much). */
-TesseraReflexResult tessera_reflex_wait_send(TesseraReflex *r,
-                                             uint32_t hart_index,
-                                             uint64_t now, uint32_t *room,
-                                             uint64_t *resume_at);
+TesseraAccess tessera_reflex_recv(TesseraReflex *r, uint32_t hart_index,
+                                  uint64_t now);
+/* DONE once the outbound buffer has room (.value: how much). */
+TesseraAccess tessera_reflex_wait_send(TesseraReflex *r, uint32_t hart_index,
+                                       uint64_t now);
 
 /* A guest error found outside a CSR of the hart that caused it (a ring with
  * no root, found when a flit tried to move): returns each once, oldest

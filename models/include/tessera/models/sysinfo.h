@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "tessera/hw/regs.h"
+#include "tessera/models/access.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -30,12 +31,6 @@ typedef struct TesseraSysinfoConfig {
     TesseraTiming timing; /* reported by TESSERA_SYSINFO_CPI..BARRIER_TILE_Y */
 } TesseraSysinfoConfig;
 
-typedef enum TesseraSysinfoAction {
-    TESSERA_SYSINFO_CONTINUE,
-    TESSERA_SYSINFO_EXIT, /* the run is over; *exit_code says how */
-    TESSERA_SYSINFO_GUEST_ERROR, /* bad access; *error says why */
-} TesseraSysinfoAction;
-
 typedef struct TesseraSysinfo TesseraSysinfo;
 
 /* NULL on OOM or if cfg breaks the assumptions of regs.h: an extent of 0;
@@ -48,15 +43,15 @@ void tessera_sysinfo_free(TesseraSysinfo *s);
 /* Back to power-on (machine reset): nobody has checked in. */
 void tessera_sysinfo_reset(TesseraSysinfo *s);
 
-/* Reads register `offset` on behalf of thread id `hart_id`. Unknown
- * offsets read 0 and return TESSERA_SYSINFO_GUEST_ERROR. */
-TesseraSysinfoAction tessera_sysinfo_read(TesseraSysinfo *s, uint32_t hart_id,
-                                          uint32_t offset, uint32_t *value,
-                                          const char **error);
+/* Reads register `offset` on behalf of thread id `hart_id`
+ * (tessera/models/access.h). Unknown offsets are guest errors that read 0. */
+TesseraAccess tessera_sysinfo_read(TesseraSysinfo *s, uint32_t hart_id,
+                                   uint32_t offset);
 
-TesseraSysinfoAction tessera_sysinfo_write(TesseraSysinfo *s, uint32_t hart_id,
-                                           uint32_t offset, uint32_t value,
-                                           int *exit_code, const char **error);
+/* The last check-in ends the run: TESSERA_EFFECT_END_RUN with the first
+ * non-zero status checked in (.code). */
+TesseraAccess tessera_sysinfo_write(TesseraSysinfo *s, uint32_t hart_id,
+                                    uint32_t offset, uint32_t value);
 
 /* True if thread id `hart_id` has checked in (false for ids the machine
  * does not have). */

@@ -57,12 +57,11 @@ static RISCVException tessera_barrier_ctl_op(CPURISCVState *env, int csrno,
     CPUState *cs = env_cpu(env);
     uint32_t hart = cs->cpu_index;
     uint32_t thread = env->mhartid;
-    uint32_t value = new_value & write_mask, result = 0;
+    uint32_t value = new_value & write_mask;
     uint32_t uid = value & TESSERA_BARRIER_UID_MASK;
-    uint64_t now, resume_at;
-    const char *error = NULL;
+    uint64_t now;
     bool again;
-    TesseraBarrierCtlResult r;
+    TesseraAccess a;
 
     if (ret_value) {
         *ret_value = 0;
@@ -78,7 +77,6 @@ static RISCVException tessera_barrier_ctl_op(CPURISCVState *env, int csrno,
 
     BQL_LOCK_GUARD();
     now = tessera_time_now(hart);
-    resume_at = now;
     /* The same ENTER issued again after a wake (or an interrupt) */
     again = csrno == TESSERA_CSR_BARRIER_ENTER &&
             s->entered[hart] == (uint64_t)value + 1;
@@ -86,42 +84,22 @@ static RISCVException tessera_barrier_ctl_op(CPURISCVState *env, int csrno,
         trace_tessera_barrier_enter(thread, now, uid,
                                     value >> TESSERA_BARRIER_COUNT_SHIFT);
     }
-    r = tessera_barrier_ctl_csr(s->model, hart, csrno, value, now, &result,
-                                &resume_at, &error);
-    tessera_machine_kick_woken(s->machine);
-
-    switch (r) {
-    case TESSERA_BARRIER_CTL_DONE:
-        if (error) {
-            qemu_log_mask(LOG_GUEST_ERROR, "tessera-barrier-ctl: hart 0x%x: "
-                          "csrrw 0x%03x, 0x%x: %s; reads %u\n", thread,
-                          csrno, value, error, result);
-        }
-        tessera_time_advance_to(hart, resume_at);
-        if (csrno == TESSERA_CSR_BARRIER_ENTER) {
-            /* BUSY refuses an ENTER beside the outstanding one */
-            if (result != TESSERA_BARRIER_BUSY) {
-                s->entered[hart] = 0;
-            }
-            trace_tessera_barrier_release(thread, resume_at, uid, result);
-        } else {
-            trace_tessera_barrier_count(thread, resume_at, uid,
-                                        value >> TESSERA_BARRIER_COUNT_SHIFT,
-                                        result);
-        }
-        if (ret_value) {
-            *ret_value = result;
-        }
-        return RISCV_EXCP_NONE;
-    case TESSERA_BARRIER_CTL_BLOCKED:
+    a = tessera_barrier_ctl_csr(s->model, hart, csrno, value, now);
+    if (a.status == TESSERA_ACCESS_BLOCKED) {
         s->entered[hart] = (uint64_t)value + 1;
-        cs->halted = 1;
-        tessera_deadlock_maybe(s->machine);
-        return (RISCVException)EXCP_HLT;
-    case TESSERA_BARRIER_CTL_UNKNOWN:
-    default:
-        return RISCV_EXCP_ILLEGAL_INST;
+    } else if (csrno == TESSERA_CSR_BARRIER_ENTER) {
+        /* BUSY refuses an ENTER beside the outstanding one */
+        if (a.value != TESSERA_BARRIER_BUSY) {
+            s->entered[hart] = 0;
+        }
+        trace_tessera_barrier_release(thread, a.resume_at, uid, a.value);
+    } else if (a.status != TESSERA_ACCESS_UNKNOWN) {
+        trace_tessera_barrier_count(thread, a.resume_at, uid,
+                                    value >> TESSERA_BARRIER_COUNT_SHIFT,
+                                    a.value);
     }
+    return tessera_csr_complete(s->machine, env, "tessera-barrier-ctl", csrno,
+                                true, value, &a, ret_value);
 }
 
 /* gdb names each register after its operations: $barrier_count, ... */

@@ -56,15 +56,11 @@ static uint64_t tessera_console_mmio_read(void *opaque, hwaddr addr,
                                           unsigned size)
 {
     TesseraConsoleState *s = opaque;
-    const char *error = NULL;
-    uint32_t value = 0;
+    TesseraAccess a = tessera_console_read(s->model, addr);
 
-    if (tessera_console_read(s->model, addr, &value, &error) ==
-        TESSERA_CONSOLE_GUEST_ERROR) {
-        qemu_log_mask(LOG_GUEST_ERROR, "tessera-console: read at 0x%"
-                      HWADDR_PRIx ": %s\n", addr, error);
-    }
-    return value;
+    return tessera_mmio_complete("tessera-console",
+                                 tessera_current_hart_index(), addr, false, 0,
+                                 &a);
 }
 
 static void tessera_console_mmio_write(void *opaque, hwaddr addr,
@@ -72,19 +68,15 @@ static void tessera_console_mmio_write(void *opaque, hwaddr addr,
 {
     TesseraConsoleState *s = opaque;
     int hart = tessera_current_hart_index();
-    const char *error = NULL;
+    TesseraAccess a;
 
     if (hart < 0) {
         qemu_log_mask(LOG_GUEST_ERROR, "tessera-console: write without a "
                       "current hart ignored\n");
         return;
     }
-    if (tessera_console_write(s->model, hart, addr, value, &error) ==
-        TESSERA_CONSOLE_GUEST_ERROR) {
-        qemu_log_mask(LOG_GUEST_ERROR, "tessera-console: hart %d wrote 0x%"
-                      PRIx64 " to 0x%" HWADDR_PRIx ": %s\n", hart, value,
-                      addr, error);
-    }
+    a = tessera_console_write(s->model, hart, addr, value);
+    tessera_mmio_complete("tessera-console", hart, addr, true, value, &a);
 }
 
 static const MemoryRegionOps tessera_console_ops = {

@@ -19,32 +19,24 @@
 static uint64_t tessera_exit_mmio_read(void *opaque, hwaddr addr,
                                        unsigned size)
 {
-    const char *error = NULL;
-    uint32_t value = 0;
+    TesseraAccess a = tessera_exit_read(addr);
 
-    if (tessera_exit_read(addr, &value, &error) ==
-        TESSERA_EXIT_ACTION_GUEST_ERROR) {
-        qemu_log_mask(LOG_GUEST_ERROR, "tessera-exit: read at 0x%"
-                      HWADDR_PRIx ": %s\n", addr, error);
-    }
-    return value;
+    return tessera_mmio_complete("tessera-exit", tessera_current_hart_index(),
+                                 addr, false, 0, &a);
 }
 
 static void tessera_exit_mmio_write(void *opaque, hwaddr addr, uint64_t value,
                                     unsigned size)
 {
     TesseraExitState *s = opaque;
-    const char *error = NULL;
-    int code = 0;
     int hart = tessera_current_hart_index();
     uint64_t cycle = hart >= 0 ? tessera_time_now(hart) : 0;
+    TesseraAccess a = tessera_exit_write(addr, value);
+    int code = a.code;
 
-    switch (tessera_exit_write(addr, value, &code, &error)) {
-    case TESSERA_EXIT_ACTION_END:
-        if (error) {
-            qemu_log_mask(LOG_GUEST_ERROR, "tessera-exit: wrote 0x%" PRIx64
-                          ": %s\n", value, error);
-        }
+    tessera_mmio_complete("tessera-exit", hart, addr, true, value, &a);
+    switch (a.effect) {
+    case TESSERA_EFFECT_END_RUN:
         trace_tessera_exit_end(tessera_hart_thread_id(hart), cycle, value,
                                code);
         tessera_console_flush_lines(s->console);
@@ -52,15 +44,11 @@ static void tessera_exit_mmio_write(void *opaque, hwaddr addr, uint64_t value,
             code ? SHUTDOWN_CAUSE_GUEST_PANIC : SHUTDOWN_CAUSE_GUEST_SHUTDOWN,
             code);
         break;
-    case TESSERA_EXIT_ACTION_RESET:
+    case TESSERA_EFFECT_RESET:
         trace_tessera_exit_reset(tessera_hart_thread_id(hart), cycle);
         qemu_system_reset_request(SHUTDOWN_CAUSE_GUEST_RESET);
         break;
-    case TESSERA_EXIT_ACTION_NONE:
-        break;
-    case TESSERA_EXIT_ACTION_GUEST_ERROR:
-        qemu_log_mask(LOG_GUEST_ERROR, "tessera-exit: wrote 0x%" PRIx64
-                      " to 0x%" HWADDR_PRIx ": %s\n", value, addr, error);
+    default:
         break;
     }
 }

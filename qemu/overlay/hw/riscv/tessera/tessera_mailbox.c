@@ -276,9 +276,8 @@ static RISCVException tessera_mailbox_op(CPURISCVState *env, int csrno,
     uint32_t hart = cs->cpu_index;
     uint32_t thread = env->mhartid;
     uint32_t value = new_value & write_mask, result = 0;
-    uint64_t now, resume_at;
-    TesseraMailboxFault fault = TESSERA_FAULT_NONE;
-    TesseraCsrResult r;
+    uint64_t now;
+    TesseraAccess a;
 
     if (ret_value) {
         *ret_value = 0;
@@ -301,42 +300,30 @@ static RISCVException tessera_mailbox_op(CPURISCVState *env, int csrno,
 
     BQL_LOCK_GUARD();
     now = tessera_time_now(hart);
-    resume_at = now;
-    r = tessera_mailbox_csr(s->model, hart, csrno, value, now, &result,
-                            &resume_at, &fault);
+    a = tessera_mailbox_csr(s->model, hart, csrno, value, now);
     tessera_machine_kick_woken(s->machine);
     tessera_mailbox_offer_from_host(s);
-
-    switch (r) {
-    case TESSERA_CSR_DONE:
-        tessera_time_advance_to(hart, resume_at);
-        trace_verbose_tessera_mbox_csr(thread, resume_at, csrno, value,
-                                       result);
-        if (csrno == TESSERA_CSR_CAN_SEND && result == 0) {
+    switch (a.status) {
+    case TESSERA_ACCESS_DONE:
+        trace_verbose_tessera_mbox_csr(thread, a.resume_at, csrno, value,
+                                       a.value);
+        if (csrno == TESSERA_CSR_CAN_SEND && a.value == 0) {
             trace_tessera_mbox_backpressure(thread, now);
         }
-        if (ret_value) {
-            *ret_value = result;
-        }
-        return RISCV_EXCP_NONE;
-    case TESSERA_CSR_BLOCKED:
+        break;
+    case TESSERA_ACCESS_BLOCKED:
         if (value & TESSERA_WAIT_CAN_SEND) {
             trace_tessera_mbox_backpressure(thread, now);
         }
-        cs->halted = 1;
-        tessera_deadlock_maybe(s->machine);
-        return (RISCVException)EXCP_HLT;
-    case TESSERA_CSR_FAULT:
-        trace_tessera_mbox_fault(thread, now, csrno, value, fault);
-        qemu_log_mask(LOG_GUEST_ERROR, "tessera-mailbox: hart 0x%x: csrrw "
-                      "0x%03x, 0x%x: %s; raising illegal instruction\n",
-                      (uint32_t)env->mhartid, csrno, value,
-                      tessera_mailbox_fault_name(fault));
-        return RISCV_EXCP_ILLEGAL_INST;
-    case TESSERA_CSR_UNKNOWN:
+        break;
+    case TESSERA_ACCESS_FAULT:
+        trace_tessera_mbox_fault(thread, now, csrno, value, a.code);
+        break;
     default:
-        return RISCV_EXCP_ILLEGAL_INST;
+        break;
     }
+    return tessera_csr_complete(s->machine, env, "tessera-mailbox", csrno,
+                                true, value, &a, ret_value);
 }
 
 /*

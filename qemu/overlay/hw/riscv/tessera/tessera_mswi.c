@@ -21,31 +21,23 @@ static uint64_t tessera_mswi_mmio_read(void *opaque, hwaddr addr,
                                        unsigned size)
 {
     TesseraMswiState *s = opaque;
-    const char *error = NULL;
-    uint32_t value = 0;
+    TesseraAccess a = tessera_mswi_read(s->model, addr);
 
-    if (tessera_mswi_read(s->model, addr, &value, &error) ==
-        TESSERA_MSWI_GUEST_ERROR) {
-        qemu_log_mask(LOG_GUEST_ERROR, "tessera-mswi: board %u read at 0x%"
-                      HWADDR_PRIx " (the board has %u harts): %s\n",
-                      s->board, addr, s->num_harts, error);
-    }
-    return value;
+    return tessera_mmio_complete("tessera-mswi", tessera_current_hart_index(),
+                                 addr, false, 0, &a);
 }
 
 static void tessera_mswi_mmio_write(void *opaque, hwaddr addr,
                                     uint64_t value, unsigned size)
 {
     TesseraMswiState *s = opaque;
-    const char *error = NULL;
-    uint32_t hart;
+    TesseraAccess a = tessera_mswi_write(s->model, addr, value);
+    uint32_t hart = a.code;
     bool pending;
 
-    if (tessera_mswi_write(s->model, addr, value, &hart, &error) ==
-        TESSERA_MSWI_GUEST_ERROR) {
-        qemu_log_mask(LOG_GUEST_ERROR, "tessera-mswi: board %u write at 0x%"
-                      HWADDR_PRIx " (the board has %u harts): %s\n",
-                      s->board, addr, s->num_harts, error);
+    tessera_mmio_complete("tessera-mswi", tessera_current_hart_index(), addr,
+                          true, value, &a);
+    if (a.effect != TESSERA_EFFECT_MSIP) {
         return;
     }
     pending = tessera_mswi_pending(s->model, hart);

@@ -38,23 +38,13 @@ static uint64_t tessera_ocbus_read_op(void *opaque, hwaddr addr,
 {
     TesseraOcbusState *s = opaque;
     int hart = tessera_current_hart_index();
-    const char *error = NULL;
-    uint32_t value = 0;
-    uint64_t now, resume_at;
+    TesseraAccess a;
 
     if (hart < 0) {
         return 0;
     }
-    now = tessera_time_now(hart);
-    if (tessera_ocbus_mmio_read(s->model, hart, addr, now, &value, &resume_at,
-                                &error) == TESSERA_OCBUS_GUEST_ERROR) {
-        qemu_log_mask(LOG_GUEST_ERROR, "tessera-ocbus: hart 0x%x read 0x%"
-                      HWADDR_PRIx ": %s; reads 0\n",
-                      tessera_hart_thread_id(hart), addr, error);
-        return 0;
-    }
-    tessera_time_advance_to(hart, resume_at);
-    return value;
+    a = tessera_ocbus_mmio_read(s->model, hart, addr, tessera_time_now(hart));
+    return tessera_mmio_complete("tessera-ocbus", hart, addr, false, 0, &a);
 }
 
 static void tessera_ocbus_write_op(void *opaque, hwaddr addr,
@@ -62,18 +52,16 @@ static void tessera_ocbus_write_op(void *opaque, hwaddr addr,
 {
     TesseraOcbusState *s = opaque;
     int hart = tessera_current_hart_index();
-    const char *error = NULL;
+    TesseraAccess a;
     uint64_t now;
 
     if (hart < 0) {
         return;
     }
     now = tessera_time_now(hart);
-    if (tessera_ocbus_mmio_write(s->model, hart, addr, value, now, &error) ==
-        TESSERA_OCBUS_GUEST_ERROR) {
-        qemu_log_mask(LOG_GUEST_ERROR, "tessera-ocbus: hart 0x%x wrote 0x%"
-                      PRIx64 " to 0x%" HWADDR_PRIx ": %s\n",
-                      tessera_hart_thread_id(hart), value, addr, error);
+    a = tessera_ocbus_mmio_write(s->model, hart, addr, value, now);
+    tessera_mmio_complete("tessera-ocbus", hart, addr, true, value, &a);
+    if (a.status != TESSERA_ACCESS_DONE) {
         return;
     }
     trace_verbose_tessera_ocbus_write(tessera_hart_thread_id(hart), now,
@@ -98,9 +86,9 @@ static RISCVException tessera_ocbus_wait_op(CPURISCVState *env, int csrno,
     CPUState *cs = env_cpu(env);
     uint32_t hart = cs->cpu_index;
     uint32_t thread = env->mhartid;
-    uint32_t value = new_value & write_mask, result = 0;
-    uint64_t now, resume_at;
-    const char *error = NULL;
+    uint32_t value = new_value & write_mask;
+    uint64_t now;
+    TesseraAccess a;
 
     if (ret_value) {
         *ret_value = 0;
@@ -119,29 +107,16 @@ static RISCVException tessera_ocbus_wait_op(CPURISCVState *env, int csrno,
 
     BQL_LOCK_GUARD();
     now = tessera_time_now(hart);
-    switch (tessera_ocbus_wait_csr(s->model, hart, value, now, &result,
-                                   &resume_at, &error)) {
-    case TESSERA_OCBUS_DONE:
-        tessera_time_advance_to(hart, resume_at);
-        trace_tessera_ocbus_wait(thread, resume_at, value & 0xff,
-                                 (value >> 8) & 0xff, result);
-        if (ret_value) {
-            *ret_value = result;
-        }
-        return RISCV_EXCP_NONE;
-    case TESSERA_OCBUS_BLOCKED:
+    a = tessera_ocbus_wait_csr(s->model, hart, value, now);
+    if (a.status == TESSERA_ACCESS_DONE) {
+        trace_tessera_ocbus_wait(thread, a.resume_at, value & 0xff,
+                                 (value >> 8) & 0xff, a.value);
+    } else if (a.status == TESSERA_ACCESS_BLOCKED) {
         trace_tessera_ocbus_block(thread, now, value & 0xff,
                                   (value >> 8) & 0xff);
-        cs->halted = 1;
-        tessera_deadlock_maybe(s->machine);
-        return (RISCVException)EXCP_HLT;
-    case TESSERA_OCBUS_GUEST_ERROR:
-    default:
-        qemu_log_mask(LOG_GUEST_ERROR, "tessera-ocbus: hart 0x%x: csrrw "
-                      "0x%03x, 0x%x: %s; reads 0\n", thread, csrno, value,
-                      error);
-        return RISCV_EXCP_NONE;
     }
+    return tessera_csr_complete(s->machine, env, "tessera-ocbus", csrno, true,
+                                value, &a, ret_value);
 }
 
 /* Named after its macro in regs.h, as gdb shows it ($ocbus_wait). */

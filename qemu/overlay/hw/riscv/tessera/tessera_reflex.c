@@ -55,10 +55,9 @@ static RISCVException tessera_reflex_op(CPURISCVState *env, int csrno,
     uint32_t hart = cs->cpu_index;
     uint32_t thread = env->mhartid;
     bool write = write_mask != 0;
-    uint32_t value = new_value & write_mask, result = 0;
-    uint64_t now, resume_at;
-    const char *error = NULL;
-    TesseraReflexResult r;
+    uint32_t value = new_value & write_mask;
+    uint64_t now;
+    TesseraAccess a;
 
     if (ret_value) {
         *ret_value = 0;
@@ -71,40 +70,19 @@ static RISCVException tessera_reflex_op(CPURISCVState *env, int csrno,
 
     BQL_LOCK_GUARD();
     now = tessera_time_now(hart);
-    resume_at = now;
-    r = tessera_reflex_csr(s->model, hart, csrno, write, value, now, &result,
-                           &resume_at, &error);
-    tessera_machine_kick_woken(s->machine);
+    a = tessera_reflex_csr(s->model, hart, csrno, write, value, now);
     tessera_reflex_log_taken_errors(s);
-
-    switch (r) {
-    case TESSERA_REFLEX_DONE:
-        tessera_time_advance_to(hart, resume_at);
-        if (csrno == TESSERA_CSR_REFLEX_SEND) {
-            trace_tessera_reflex_send(thread, resume_at, value);
-        } else if (csrno == TESSERA_CSR_REFLEX_RECV) {
-            trace_tessera_reflex_recv(thread, resume_at, result);
-        }
-        break;
-    case TESSERA_REFLEX_BLOCKED:
+    if (a.status == TESSERA_ACCESS_BLOCKED) {
         trace_tessera_reflex_block(thread, now, csrno);
-        cs->halted = 1;
-        tessera_deadlock_maybe(s->machine);
-        return (RISCVException)EXCP_HLT;
-    case TESSERA_REFLEX_GUEST_ERROR:
-    default:
-        tessera_time_advance_to(hart, resume_at);
+    } else if (a.status != TESSERA_ACCESS_DONE) {
         trace_tessera_reflex_guest_error(thread, now, csrno, value);
-        qemu_log_mask(LOG_GUEST_ERROR, "tessera-reflex: thread 0x%x: %s "
-                      "0x%03x, 0x%x: %s\n", thread,
-                      write ? "csrrw" : "csrr", csrno, value,
-                      error ? error : "refused");
-        break;
+    } else if (csrno == TESSERA_CSR_REFLEX_SEND) {
+        trace_tessera_reflex_send(thread, a.resume_at, value);
+    } else if (csrno == TESSERA_CSR_REFLEX_RECV) {
+        trace_tessera_reflex_recv(thread, a.resume_at, a.value);
     }
-    if (ret_value) {
-        *ret_value = result;
-    }
-    return RISCV_EXCP_NONE;
+    return tessera_csr_complete(s->machine, env, "tessera-reflex", csrno,
+                                write, value, &a, ret_value);
 }
 
 /* One set of operations per CSR, named for gdb as in tessera_mailbox.c. */

@@ -24,19 +24,13 @@ static uint64_t tessera_sysinfo_mmio_read(void *opaque, hwaddr addr,
 {
     TesseraSysinfoState *s = opaque;
     int hart = tessera_current_hart_index();
-    const char *error = NULL;
-    uint32_t value = 0;
+    TesseraAccess a;
 
     if (hart < 0) {
         return 0;
     }
-    if (tessera_sysinfo_read(s->model, tessera_sysinfo_current_id(hart),
-                             addr, &value, &error) ==
-        TESSERA_SYSINFO_GUEST_ERROR) {
-        qemu_log_mask(LOG_GUEST_ERROR, "tessera-sysinfo: hart %d read 0x%"
-                      HWADDR_PRIx ": %s\n", hart, addr, error);
-    }
-    return value;
+    a = tessera_sysinfo_read(s->model, tessera_sysinfo_current_id(hart), addr);
+    return tessera_mmio_complete("tessera-sysinfo", hart, addr, false, 0, &a);
 }
 
 /* Modelled cycle of thread `id`, for trace events. */
@@ -48,31 +42,26 @@ static uint64_t tessera_sysinfo_cycle(TesseraSysinfoState *s, uint32_t id)
 static void tessera_sysinfo_write_as(TesseraSysinfoState *s, uint32_t id,
                                      hwaddr addr, uint32_t value)
 {
-    const char *error = NULL;
-    int exit_code = 0;
+    TesseraAccess a = tessera_sysinfo_write(s->model, id, addr, value);
+    int exit_code = a.code;
 
-    switch (tessera_sysinfo_write(s->model, id, addr, value, &exit_code,
-                                  &error)) {
-    case TESSERA_SYSINFO_CONTINUE:
-        if (addr == TESSERA_SYSINFO_CHECKIN) {
-            trace_tessera_sysinfo_checkin(id, tessera_sysinfo_cycle(s, id),
-                                          value);
-        }
-        break;
-    case TESSERA_SYSINFO_EXIT:
-        trace_tessera_sysinfo_checkin(id, tessera_sysinfo_cycle(s, id),
-                                      value);
+    /* The hart of a thread id outside the machine is none (-1). */
+    tessera_mmio_complete("tessera-sysinfo",
+                          tessera_thread_exists(&s->shape, id)
+                              ? (int)tessera_dense_index(&s->shape, id) : -1,
+                          addr, true, value, &a);
+    if (a.status != TESSERA_ACCESS_DONE) {
+        return;
+    }
+    if (addr == TESSERA_SYSINFO_CHECKIN) {
+        trace_tessera_sysinfo_checkin(id, tessera_sysinfo_cycle(s, id), value);
+    }
+    if (a.effect == TESSERA_EFFECT_END_RUN) {
         trace_tessera_sysinfo_exit(exit_code);
         tessera_console_flush_lines(s->console);
         qemu_system_shutdown_request_with_code(
             exit_code ? SHUTDOWN_CAUSE_GUEST_PANIC
                       : SHUTDOWN_CAUSE_GUEST_SHUTDOWN, exit_code);
-        break;
-    case TESSERA_SYSINFO_GUEST_ERROR:
-        qemu_log_mask(LOG_GUEST_ERROR, "tessera-sysinfo: hart 0x%x wrote 0x%"
-                      PRIx32 " to 0x%" HWADDR_PRIx ": %s\n", id, value, addr,
-                      error);
-        break;
     }
 }
 

@@ -14,6 +14,7 @@
 #include "target/riscv/cpu.h"
 #include "tessera/hw/machine_params.h"
 #include "tessera/hw/regs.h"
+#include "tessera/models/access.h"
 #include "tessera/models/clock.h"
 #include "tessera/models/sysinfo.h"
 #include "tessera/models/termdet.h"
@@ -225,6 +226,26 @@ bool tessera_mailbox_host_may_send(TesseraMailboxState *s);
 /* True if a frame from the host waits for room; *thread is its target. */
 bool tessera_mailbox_host_frame_held(TesseraMailboxState *s,
                                      uint32_t *thread);
+
+/*
+ * The access contract (tessera_access.c): a CSR operation's answer from its
+ * device model, under the BQL. Returns what the operation returns: DONE and
+ * GUEST_ERROR (logged) move the hart's clock and read the value; BLOCKED
+ * halts the hart to re-execute the CSR when the model wakes it; FAULT
+ * (logged) and UNKNOWN raise an illegal instruction.
+ */
+RISCVException tessera_csr_complete(TesseraMachineState *m,
+                                    CPURISCVState *env, const char *device,
+                                    int csrno, bool write, uint32_t value,
+                                    const TesseraAccess *a,
+                                    target_ulong *ret_value);
+/*
+ * The same for a register of a device's window (never BLOCKED): returns
+ * what the access reads; hart -1 (no current hart) moves no clock.
+ */
+uint64_t tessera_mmio_complete(const char *device, int hart, hwaddr addr,
+                               bool write, uint64_t value,
+                               const TesseraAccess *a);
 
 /* Deadlock detection (tessera_deadlock.c). */
 void tessera_deadlock_init(TesseraMachineState *s);
