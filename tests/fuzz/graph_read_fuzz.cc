@@ -1,4 +1,4 @@
-// libFuzzer target: the graph readers (firmware/vertex/graph/read.cc). Any text as an edge list
+// libFuzzer target: the graph readers (host/graph/read.cc). Any text as an edge list
 // and as a Matrix Market file: each either gives a graph whose every edge names vertices below
 // its vertex count, or one error line that starts with the file's name and a line number no
 // greater than the text's line count; and a graph read is written and read back unchanged.

@@ -11,7 +11,7 @@
 // and is offered again after every operation, as the wrapper does after
 // every CSR. Machine to host: messages the model gives the host are framed
 // by the model's encoder and read back by the layout and by a parser.
-// Throughout, the C++ host library (boards/tessera/hostlink) must agree with
+// Throughout, the C++ host library (host/hostlink) must agree with
 // the model on every frame and every bad header.
 //
 // Input: a machine (mailbox_harness.h, at most kMaxLinkHarts harts), then

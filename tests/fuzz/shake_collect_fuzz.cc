@@ -1,5 +1,5 @@
 // libFuzzer target: the parallel SHAKE host's reading of what the ring's threads send
-// (apps/shake/host/ring_run.cc, RingCollector). The input is a run of 64-byte messages for a
+// (host/shake/ring_run.cc, RingCollector). The input is a run of 64-byte messages for a
 // 13-particle chain on a ring of 3: whatever they hold, the collector takes only what fits the
 // run, and once complete its result is either an error of one line naming the molecule, or a
 // run whose every particle arrived once and whose critical path is no longer than the latest

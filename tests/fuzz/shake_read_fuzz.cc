@@ -1,4 +1,4 @@
-// libFuzzer target: the molecule readers (apps/shake/host/read.cc). Any text as PDB and as
+// libFuzzer target: the molecule readers (host/shake/read.cc). Any text as PDB and as
 // molecule text: each either gives a molecule whose every constraint joins two different
 // existing particles at a length above 0, with masses above 0, or one error line that starts
 // with the file's name and a line number no greater than the text's line count; and a molecule

@@ -18,7 +18,7 @@ QEMU_ASAN = os.path.join(BUILD, "qemu-asan", "qemu-system-riscv32")
 QEMU_CMD = os.path.join(REPO, "boards", "tessera", "qemu-cmd.sh")
 # How commands name the image they boot, in their usage and errors.
 IMAGE_ARG = "<app|elf>"
-TESSERA_HOST = os.path.join(BUILD, "host", "boards", "tessera", "hostlink", "tessera-host")
+TESSERA_HOST = os.path.join(BUILD, "host", "host", "hostlink", "tessera-host")
 
 
 class Failure(Exception):

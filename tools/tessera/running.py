@@ -142,7 +142,7 @@ def cmd_trace(args):
     trace_args = [arg for pattern in parsed.events for arg in ("--events", pattern)]
     if parsed.log is not None:
         trace_args += ["--log", parsed.log]
-    exec_program([os.path.join(BUILD, "host", "boards", "tessera", "trace", "tessera-trace"),
+    exec_program([os.path.join(BUILD, "host", "host", "trace", "tessera-trace"),
                   "-o", parsed.output, *trace_args, "--",
                   TESSERA_HOST, *host_arguments(parsed.send), "--", *command])
 

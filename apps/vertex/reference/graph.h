@@ -1,4 +1,4 @@
-// The graphs the vertex apps' references take: the graph library's (firmware/vertex/graph).
+// The graphs the vertex apps' references take: the graph library's (host/graph).
 #ifndef TESSERA_APPS_VERTEX_REFERENCE_GRAPH_H
 #define TESSERA_APPS_VERTEX_REFERENCE_GRAPH_H
 

@@ -1,7 +1,7 @@
 // POLite, Tessera's vertex-centric API (docs/vertex-api.md): device types (PDevice.h) everywhere;
 // on the harts the per-thread runtime (PThread.h), on the host the graph and its placement
-// (PGraph.h). TESSERA_POLITE_DEVICE selects the device side on the host too (unit tests run the
-// runtime on the host backend's machine).
+// (PGraph.h, in host/polite). TESSERA_POLITE_DEVICE selects the device side on the host too (unit
+// tests run the runtime on the host machine).
 #ifndef TESSERA_POLITE_H
 #define TESSERA_POLITE_H
 
