@@ -1,5 +1,5 @@
 // msip: every hart drives its own MSWI msip register and reads it back through msip and through
-// mip.MSIP, as hal/host/mswi_device_test.cc does on the host machine. Interrupts stay disabled
+// mip.MSIP, as boards/hosted/mswi_device_test.cc does on the host machine. Interrupts stay disabled
 // (mie = 0), so a pending MSIP is only seen, never taken. Hart 0 also reads the msip one past
 // its board's last hart, which reads 0 (and is logged as a guest error).
 //

@@ -1,4 +1,4 @@
-// The vertex runtime on the host backend's machine: PGraph builds every thread's image, each
+// The vertex runtime on the host machine (boards/hosted): PGraph builds every thread's image, each
 // hart runs PThread::run on its own, and the finish messages reach the host. Results are checked
 // against single-threaded references: SSSP (asynchronous, the paper's Fig. 4) exactly, and a
 // synchronous integer recurrence exactly, step by step.

@@ -1,4 +1,4 @@
-// The ring threads of apps/shake on the host machine (hal/host), over the same mailbox and
+// The ring threads of apps/shake on the host machine (boards/hosted), over the same mailbox and
 // open-collector bus models as QEMU: every method's positions, steps and iteration counts
 // equal the host reference's bit for bit, and an image the firmware cannot run is refused.
 #include "shake_thread.h"

@@ -8,8 +8,8 @@
  * A zero-cost layer: every mailbox call is one call of the mailbox driver's core
  * (tessera/drivers/mailbox_core.h), which inlines to the CSR instructions themselves; the shape
  * facts are sysinfo reads. In C++ every access goes through the HAL facades, so the same header
- * runs Tinsel-style programs on the host backend's machine in unit tests; in C (target only) the
- * macros below spell out what the HAL's target backend does.
+ * runs Tinsel-style programs on the host machine (boards/hosted) in unit tests; in C (target only)
+ * the macros below spell out what the HAL's target backend does.
  *
  * Shapes. One image runs on every -M tessera shape unless it is built for one: programs of
  * tessera_add_tinsel_app get a config.h with Tinsel's compile-time constants (TinselMeshXBits,
