@@ -33,8 +33,43 @@ std::string AccessSite::describe() const {
   return "write of " + hex32(value) + " at offset " + hex32(where);
 }
 
-void GuestErrors::record(uint32_t thread_id, const std::string& what) {
-  lines_.push_back("tessera-" + device_ + ": thread " + hex32(thread_id) + ": " + what);
+namespace {
+
+// "0x1f", as QEMU's "0x%x" prints it.
+std::string hex(uint32_t value) {
+  char text[sizeof "0xffffffff"];
+  std::snprintf(text, sizeof text, "0x%x", static_cast<unsigned>(value));
+  return text;
+}
+
+}  // namespace
+
+void GuestErrors::record(uint32_t hart_id, const AccessSite& site, std::string_view reason,
+                         uint32_t value_read) {
+  const std::string hart = device_ + ": hart " + hex(hart_id);
+  const std::string reads = "; reads " + std::to_string(value_read);
+  switch (site.kind) {
+    case AccessSite::Kind::kCsrWrite:
+    case AccessSite::Kind::kCsrRead: {
+      char csr[sizeof "0x000"];
+      std::snprintf(csr, sizeof csr, "0x%03x", static_cast<unsigned>(site.where));
+      const char* op = site.kind == AccessSite::Kind::kCsrWrite ? "csrrw" : "csrr";
+      lines_.push_back(hart + ": " + op + " " + csr + ", " + hex(site.value) + ": " +
+                       std::string(reason) + reads);
+      return;
+    }
+    case AccessSite::Kind::kRead:
+      lines_.push_back(hart + " read " + hex(site.where) + ": " + std::string(reason) + reads);
+      return;
+    case AccessSite::Kind::kWrite:
+      lines_.push_back(hart + " wrote " + hex(site.value) + " to " + hex(site.where) + ": " +
+                       std::string(reason));
+      return;
+  }
+}
+
+void GuestErrors::record_thread(uint32_t thread_id, std::string_view reason) {
+  lines_.push_back(device_ + ": thread " + hex(thread_id) + ": " + std::string(reason));
 }
 
 uint32_t complete(Hart& hart, const TesseraAccess& access, const AccessSite& site,
@@ -49,7 +84,7 @@ uint32_t complete(Hart& hart, const TesseraAccess& access, const AccessSite& sit
         throw_bus_error(hart, reason + " (" + site.describe() + ")");
       }
       (void)hart.wait_until(access.resume_at);
-      errors->record(hart.id(), site.describe() + ": " + reason);
+      errors->record(hart.id(), site, reason, access.value);
       return access.value;
     case TESSERA_ACCESS_FAULT:
       throw MailboxFault(hart, static_cast<uint16_t>(site.where), site.value,

@@ -32,13 +32,19 @@ struct AccessSite {
   std::string describe() const;
 };
 
-// The guest errors of a device that does not stop the hart (as QEMU logs them
-// and goes on), one line each: "tessera-<device>: thread 0x...: <access>:
-// <reason>". Guarded by the device's mutex.
+// The guest errors of a device that does not stop the hart, one line each, the very lines QEMU
+// logs with -d guest_errors before it goes on (tessera_access.c, tessera_reflex.c):
+//   tessera-<device>: hart 0x<id>: csrrw 0x<csr>, 0x<value>: <reason>; reads <value read>
+//   tessera-<device>: hart 0x<id> read 0x<offset>: <reason>; reads <value read>
+//   tessera-<device>: hart 0x<id> wrote 0x<value> to 0x<offset>: <reason>
+//   tessera-<device>: thread 0x<id>: <reason>      (no access of that thread's made it)
+// Guarded by the device's mutex.
 class GuestErrors {
  public:
-  explicit GuestErrors(std::string device) : device_(std::move(device)) {}
-  void record(uint32_t thread_id, const std::string& what);
+  explicit GuestErrors(std::string_view device) : device_("tessera-" + std::string(device)) {}
+  void record(uint32_t hart_id, const AccessSite& site, std::string_view reason,
+              uint32_t value_read);
+  void record_thread(uint32_t thread_id, std::string_view reason);
   const std::vector<std::string>& lines() const { return lines_; }
 
  private:

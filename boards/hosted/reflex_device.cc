@@ -46,7 +46,7 @@ uint32_t ReflexDevice::access(Hart& hart, uint16_t csr, bool write, uint32_t val
             tessera_reflex_csr(model_.get(), hart.index(), csr, write, value, hart.cycles());
         uint32_t sender = 0;
         while (const char* taken = tessera_reflex_take_error(model_.get(), &sender)) {
-          guest_errors_.record(machine_.hart_at(sender).id(), taken);
+          guest_errors_.record_thread(machine_.hart_at(sender).id(), taken);
         }
         return a;
       },
