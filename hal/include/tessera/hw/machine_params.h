@@ -2,7 +2,7 @@
  * The machine description: every property of -M tessera with its range and
  * default, and the limits no single property can express. One table, read
  * by the QEMU machine (its property table and -M tessera,help), by the host
- * backend (hal/host MachineParams defaults), by the device models and by the
+ * machine (boards/hosted MachineParams defaults), by the device models and the
  * docs checks (boards/tessera/check-props.sh compares -M tessera,help).
  *
  * Plain C, shared by firmware, models, QEMU and host code like regs.h.

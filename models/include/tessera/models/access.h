@@ -1,7 +1,7 @@
 /*
  * The one answer every device model gives to a guest access (a CSR or a
  * register of its window), so that each host (QEMU's overlay, the host
- * machine of hal/host, the dev boards' services) acts on every device with
+ * machine of boards/hosted, the dev boards' services) acts on every device with
  * one piece of code: docs/architecture.md, "The access contract".
  *
  *   DONE         `value` is what the access reads; the hart continues at

@@ -13,7 +13,7 @@
  * decodes frames with tessera_hostlink_decode().
  *
  * Plain C: used by the QEMU wrapper (tessera_mailbox.c), the host library
- * (boards/tessera/hostlink) and the fuzz target. No allocation after
+ * (host/hostlink) and the fuzz target. No allocation after
  * tessera_hostlink_parser_new.
  */
 #ifndef TESSERA_MODELS_HOSTLINK_H
