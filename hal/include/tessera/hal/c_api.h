@@ -4,8 +4,9 @@
  * Tinsel's C programs use), where the C++ facades (tessera/hal/csr.h,
  * tessera/hal/scratch.h) cannot go. The same backends answer both: the
  * backend folder on the include path provides csr_backend_c.h and
- * scratch_backend_c.h, and the C++ backends are built on them, so each
- * backend says once what a CSR access and a slot's pointer are.
+ * scratch_backend_c.h, on which the C++ CSR backends and the scratchpad
+ * facade are built, so each backend says once what a CSR access and a
+ * slot's pointer are.
  *
  *   target   one csrrw, the CSR number an immediate; the scratchpad at its
  *            bus address

@@ -3,7 +3,7 @@
  * reserves (__tessera_scratch, TESSERA_SCRATCH_SIZE bytes), and the board's
  * software mailbox (boards/services/mailbox_service.cc) moves messages
  * through it. Bus addresses keep Tessera's numbering, so slot arithmetic is
- * the same. The C++ backend (scratch_backend.h) is built on these. */
+ * the same. The C++ facade (tessera/hal/scratch.h) is built on these. */
 #ifndef TESSERA_HAL_BACKEND_SCRATCH_BACKEND_C_H
 #define TESSERA_HAL_BACKEND_SCRATCH_BACKEND_C_H
 

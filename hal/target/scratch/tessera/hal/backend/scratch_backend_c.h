@@ -1,6 +1,6 @@
 /* Target scratchpad backend, C face (tessera/hal/c_api.h): each tile's
  * scratchpad sits at its bus address, so a slot's bus address is its
- * pointer. The C++ backend (scratch_backend.h) is built on these. */
+ * pointer. The C++ facade (tessera/hal/scratch.h) is built on these. */
 #ifndef TESSERA_HAL_BACKEND_SCRATCH_BACKEND_C_H
 #define TESSERA_HAL_BACKEND_SCRATCH_BACKEND_C_H
 
