@@ -509,10 +509,11 @@ static inline TesseraAccessStatus tessera_mailbox_rules_csr(
         t->last_fault = *f;
     }
     ops->settle(ctx);
+    /* Only WAIT_UNTIL blocks: issued again, it takes the release. (One call
+     * of _issue, so that the compiler inlines it on the model's hot path.) */
     if (r == TESSERA_ACCESS_BLOCKED && t->idle == TESSERA_IDLE_READY) {
         t->wait_bits = 0;
-        r = tessera_mailbox_rules_issue(ops, ctx, tile, t, csrno, value, now,
-                                        out, at, f);
+        r = tessera_mailbox_rules_wait(ops, ctx, t, value, now, out, at, f);
     }
     return r;
 }
