@@ -51,7 +51,7 @@ TesseraMailboxCounts tessera_mailbox_host_counts(const TesseraMailbox *m)
 bool tessera_mailbox_can_recv(const TesseraMailbox *m, uint32_t hart_index)
 {
     return hart_index < m->num_harts &&
-           m->threads[hart_index].recv_head != MBOX_NO_SLOT;
+           m->threads[hart_index].regs.recv.head != TESSERA_MAILBOX_NO_SLOT;
 }
 
 bool tessera_mailbox_can_send(const TesseraMailbox *m, uint32_t hart_index)
@@ -62,54 +62,8 @@ bool tessera_mailbox_can_send(const TesseraMailbox *m, uint32_t hart_index)
 
 uint32_t tessera_mailbox_waiting(const TesseraMailbox *m, uint32_t hart_index)
 {
-    return hart_index < m->num_harts ? m->threads[hart_index].wait_bits : 0;
-}
-
-bool tessera_mailbox_peek_csr(const TesseraMailbox *m, uint32_t hart_index,
-                              uint32_t csrno, uint32_t *value)
-{
-    const MboxThread *t;
-
-    *value = 0;
-    if (hart_index >= m->num_harts || !tessera_csr_is_mailbox(csrno)) {
-        return false;
-    }
-    t = &m->threads[hart_index];
-    switch (csrno) {
-    case TESSERA_CSR_CAN_SEND:
-        *value = t->outbound == NULL;
-        break;
-    case TESSERA_CSR_CAN_RECV:
-        *value = t->recv_head != MBOX_NO_SLOT;
-        break;
-    case TESSERA_CSR_RECV:
-        if (t->recv_head != MBOX_NO_SLOT) {
-            *value = TESSERA_SCRATCH_BASE +
-                     (uint32_t)t->recv_head * TESSERA_BYTES_PER_SLOT;
-        }
-        break;
-    case TESSERA_CSR_WAIT_UNTIL:
-        *value = t->wait_bits;
-        break;
-    case TESSERA_CSR_SEND_LEN:
-        *value = t->send_len;
-        break;
-    case TESSERA_CSR_SEND_PTR:
-        *value = t->send_ptr;
-        break;
-    case TESSERA_CSR_MCAST_HI:
-        *value = t->mcast_hi;
-        break;
-    case TESSERA_CSR_MCAST_LO:
-        *value = t->mcast_lo;
-        break;
-    case TESSERA_CSR_MBOX_FAULT:
-        *value = t->last_fault;
-        break;
-    default: /* SEND, MCAST_SEND, FREE: commands with nothing to show */
-        break;
-    }
-    return true;
+    return hart_index < m->num_harts ? m->threads[hart_index].regs.wait_bits
+                                     : 0;
 }
 
 uint32_t tessera_mailbox_slots_per_thread(const TesseraMailbox *m)
@@ -196,16 +150,13 @@ static void mailbox_power_on(TesseraMailbox *m)
     for (i = 0; i < m->num_harts; i++) {
         MboxThread *t = &m->threads[i];
         uint32_t board = i / m->threads_per_board;
-        uint32_t first_slot = (i & (m->threads_per_tile - 1)) *
-                              m->slots_per_thread;
+        TesseraMailboxTile tile = mbox_tile_slots(m, mbox_tile_of(m, i));
 
         t->id = ((((board / s->boards_x) << m->board_x_bits) |
                   (board % s->boards_x)) << m->board_shift) |
                 (i % m->threads_per_board);
-        t->send_ptr = TESSERA_SCRATCH_BASE +
-                      first_slot * TESSERA_BYTES_PER_SLOT;
-        t->free_head = t->free_tail = MBOX_NO_SLOT;
-        t->recv_head = t->recv_tail = MBOX_NO_SLOT;
+        tessera_mailbox_rules_power_on(&tile, &t->regs,
+                                       i & (m->threads_per_tile - 1));
         t->next_blocked = MBOX_NO_HART;
     }
 }
@@ -287,7 +238,7 @@ void tessera_mailbox_reset(TesseraMailbox *m)
                    MBOX_LINKS_PER_TILE + 2;
 
     for (uint32_t i = 0; i < m->num_harts; i++) {
-        if (m->threads[i].wait_bits && m->cfg.waits) {
+        if (m->threads[i].regs.wait_bits && m->cfg.waits) {
             tessera_waits_unblock(m->cfg.waits, i);
         }
     }

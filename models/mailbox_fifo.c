@@ -1,31 +1,21 @@
 /*
  * Mailbox model: the intrusive FIFOs. Slots and threads are linked through
- * arrays indexed by slot and hart, so queueing allocates nothing; messages
- * waiting for a slot are pool records.
+ * arrays indexed by slot and hart, so queueing allocates nothing (the plain
+ * slot queue is the shared rules', mailbox_rules.h; the receive queue
+ * ordered by time is the model's); messages waiting for a slot are pool
+ * records.
  */
 #include "mailbox_internal.h"
 
-void mbox_slot_fifo_push(TesseraMailbox *m, uint32_t tile, uint16_t *head,
-                         uint16_t *tail, uint32_t slot)
+void mbox_slot_queue_by_time(TesseraMailbox *m, uint32_t tile,
+                             TesseraSlotQueue *q, uint32_t slot)
 {
-    m->slot_next[mbox_slot_index(tile, slot)] = MBOX_NO_SLOT;
-    if (*tail == MBOX_NO_SLOT) {
-        *head = (uint16_t)slot;
-    } else {
-        m->slot_next[mbox_slot_index(tile, *tail)] = (uint16_t)slot;
-    }
-    *tail = (uint16_t)slot;
-}
-
-void mbox_slot_queue_by_time(TesseraMailbox *m, uint32_t tile, uint16_t *head,
-                             uint16_t *tail, uint32_t slot)
-{
+    TesseraMailboxTile slots = mbox_tile_slots(m, tile);
     size_t i = mbox_slot_index(tile, slot);
-    uint16_t after = MBOX_NO_SLOT; /* the last slot that must stay ahead */
+    uint16_t after = TESSERA_MAILBOX_NO_SLOT; /* the last that stays ahead */
     uint16_t at;
 
-    for (at = *head; at != MBOX_NO_SLOT;
-         at = m->slot_next[mbox_slot_index(tile, at)]) {
+    for (at = q->head; at != TESSERA_MAILBOX_NO_SLOT; at = slots.next[at]) {
         size_t j = mbox_slot_index(tile, at);
 
         if (m->slot_time[j] <= m->slot_time[i] ||
@@ -33,29 +23,17 @@ void mbox_slot_queue_by_time(TesseraMailbox *m, uint32_t tile, uint16_t *head,
             after = at;
         }
     }
-    if (after == *tail) {
-        mbox_slot_fifo_push(m, tile, head, tail, slot);
+    if (after == q->tail) {
+        tessera_slot_queue_push(&slots, q, slot);
         return;
     }
-    if (after == MBOX_NO_SLOT) {
-        m->slot_next[i] = *head;
-        *head = (uint16_t)slot;
+    if (after == TESSERA_MAILBOX_NO_SLOT) {
+        slots.next[slot] = q->head;
+        q->head = (uint16_t)slot;
     } else {
-        m->slot_next[i] = m->slot_next[mbox_slot_index(tile, after)];
-        m->slot_next[mbox_slot_index(tile, after)] = (uint16_t)slot;
+        slots.next[slot] = slots.next[after];
+        slots.next[after] = (uint16_t)slot;
     }
-}
-
-uint32_t mbox_slot_fifo_pop(TesseraMailbox *m, uint32_t tile, uint16_t *head,
-                            uint16_t *tail)
-{
-    uint32_t slot = *head;
-
-    *head = m->slot_next[mbox_slot_index(tile, slot)];
-    if (*head == MBOX_NO_SLOT) {
-        *tail = MBOX_NO_SLOT;
-    }
-    return slot;
 }
 
 void mbox_hart_fifo_push(TesseraMailbox *m, uint32_t *head, uint32_t *tail,

@@ -5,22 +5,26 @@
  * The model is split by concern:
  *   mailbox.c        construction, teardown and the read-only queries
  *   mailbox_pool.c   fixed-size message records from malloc'd chunks
- *   mailbox_fifo.c   the intrusive FIFOs (slots, harts, pending messages)
+ *   mailbox_fifo.c   the intrusive FIFOs (slots by time, harts, pending
+ *                    messages)
  *   mailbox_route.c  dimension-ordered routes, link contention, latency
  *   mailbox_net.c    admission under finite buffering, delivery to slots
- *   mailbox_csr.c    slot and CSR semantics of each thread
+ *   mailbox_csr.c    the CSRs: the shared mailbox rules
+ *                    (tessera/models/mailbox_rules.h) on this model's
+ *                    storage, network and time
  *   mailbox_idle.c   the termination detector's side of the CSRs
  *   mailbox_host.c   the host port (inject, to_host, host_ready)
  *   mailbox_trace.c  events for the host's trace hook (docs/tracing.md)
  *
  * State, all in dense arrays:
- *   threads  per hart index: CSR registers, the slots it gave to hardware
- *            (FIFO), the messages waiting for RECV (FIFO), the messages
- *            waiting in the network for a slot (FIFO), its outbound register
+ *   threads  per hart index: CSR registers and slot queues (the rules'
+ *            TesseraMailboxRegs), the messages waiting in the network for
+ *            a slot (FIFO), its outbound register
  *   tiles    per dense tile index: flits buffered toward the mailbox, the
  *            FIFO of senders blocked on it
- *   slots    per tile * TESSERA_SLOTS_PER_TILE: who owns the slot, a link
- *            for the FIFO it is on, when its message became receivable
+ *   slots    per tile * TESSERA_SLOTS_PER_TILE: who owns the slot and a
+ *            link for the queue it is on (a TesseraMailboxTile per tile),
+ *            when its message became receivable
  *   links    4 directed links per tile of the global grid + 2 host links
  *
  * Every operation is O(1) apart from the route length and the threads a
@@ -31,29 +35,12 @@
 #define TESSERA_MODELS_MAILBOX_INTERNAL_H
 
 #include "tessera/models/mailbox.h"
+#include "tessera/models/mailbox_rules.h"
 
 #define MBOX_MAX_EXTENT   (1u << 16)
-#define MBOX_NO_SLOT      0xffffu
 #define MBOX_NO_HART      UINT32_MAX
 #define MBOX_HOST_TILE    UINT32_MAX
 #define MBOX_POOL_CHUNK   256
-#define MBOX_WAIT_BITS    (TESSERA_WAIT_CAN_SEND | TESSERA_WAIT_CAN_RECV)
-#define MBOX_IDLE_BITS    (TESSERA_WAIT_IDLE | TESSERA_WAIT_IDLE_VOTE)
-
-/* Where a thread stands in a tinselIdle call. */
-enum {
-    IDLE_NONE,         /* not in one */
-    IDLE_WAITING,      /* blocked in idle, the detector has it as idle */
-    IDLE_READY,        /* released: the next issue returns idle_value */
-};
-
-/* Who owns a slot. */
-enum {
-    SLOT_SOFTWARE,     /* software's, no received message in it */
-    SLOT_SOFTWARE_MSG, /* software's, holds a message it received */
-    SLOT_HW_FREE,      /* given to hardware, empty, on a free FIFO */
-    SLOT_HW_FULL,      /* hardware's, holds a message waiting for RECV */
-};
 
 /* The dimensions of the mesh; a tile has a + and a - link in each. */
 enum {
@@ -86,23 +73,16 @@ struct MboxPending {
     MboxMsg *msg;
 };
 
+/* The rules' registers come first: the rules' callbacks get back to the
+ * thread from them (mbox_thread_of). */
 typedef struct MboxThread {
+    TesseraMailboxRegs regs;
     uint32_t id;
-    uint32_t send_ptr;       /* bus address */
-    uint32_t send_len;       /* flits - 1 */
-    uint32_t mcast_hi, mcast_lo;
-    uint32_t last_fault;
-    uint32_t wait_bits;      /* conditions of a blocked WAIT_UNTIL */
-    uint16_t free_head, free_tail; /* slots given to hardware */
-    uint16_t recv_head, recv_tail; /* slots holding messages for RECV */
     MboxPending *pend_head, *pend_tail;
     MboxMsg *outbound;       /* a send the network has not taken yet */
     uint32_t next_blocked;   /* FIFO of senders blocked on one mailbox */
     uint64_t send_ready;     /* when can-send last became true */
     TesseraMailboxCounts counts;
-    uint8_t idle;            /* IDLE_* */
-    uint32_t idle_value;     /* IDLE_READY: (1 << 2) | (all voted true << 3) */
-    uint64_t idle_resume;    /* IDLE_READY: when the release reached it */
     bool traced_block;       /* a BLOCK event awaits its RESUME */
 } MboxThread;
 
@@ -208,21 +188,32 @@ static inline uint32_t mbox_thread_hart(const TesseraMailbox *m,
     return (uint32_t)(t - m->threads);
 }
 
-/* Slot number within the tile of a slot's bus address, or -1. */
-static inline int mbox_slot_number(uint32_t bus_address)
-{
-    uint32_t offset = bus_address - TESSERA_SCRATCH_BASE;
-
-    if (bus_address < TESSERA_SCRATCH_BASE || offset >= TESSERA_SCRATCH_SIZE ||
-        offset % TESSERA_BYTES_PER_SLOT != 0) {
-        return -1;
-    }
-    return (int)(offset / TESSERA_BYTES_PER_SLOT);
-}
-
 static inline size_t mbox_slot_index(uint32_t tile, uint32_t slot)
 {
     return (size_t)tile * TESSERA_SLOTS_PER_TILE + slot;
+}
+
+/* The slots of a tile, as the rules see them. */
+static inline TesseraMailboxTile mbox_tile_slots(const TesseraMailbox *m,
+                                                 uint32_t tile)
+{
+    TesseraMailboxTile v;
+
+    v.state = m->slot_state + mbox_slot_index(tile, 0);
+    v.next = m->slot_next + mbox_slot_index(tile, 0);
+    v.threads = m->threads_per_tile;
+    return v;
+}
+
+static inline MboxThread *mbox_thread_of(TesseraMailboxRegs *regs)
+{
+    return (MboxThread *)regs;
+}
+
+static inline const MboxThread *mbox_const_thread_of(
+    const TesseraMailboxRegs *regs)
+{
+    return (const MboxThread *)regs;
 }
 
 static inline uint8_t *mbox_slot_bytes(TesseraMailbox *m, uint32_t tile,
@@ -241,18 +232,13 @@ void mbox_pool_destroy(MboxPool *p);
 
 /* ---- mailbox_fifo.c ----------------------------------------------------- */
 
-/* Slots of one tile, linked through slot_next. */
-void mbox_slot_fifo_push(TesseraMailbox *m, uint32_t tile, uint16_t *head,
-                         uint16_t *tail, uint32_t slot);
 /* Queues a received slot in order of receivable time (slot_time): after every
  * slot receivable no later and every slot from the same sender. RECV takes
  * the message that reached the mailbox first in modelled time, whatever
  * order the senders ran in on the host, and a pair's messages stay in
  * order. */
-void mbox_slot_queue_by_time(TesseraMailbox *m, uint32_t tile, uint16_t *head,
-                             uint16_t *tail, uint32_t slot);
-uint32_t mbox_slot_fifo_pop(TesseraMailbox *m, uint32_t tile, uint16_t *head,
-                            uint16_t *tail);
+void mbox_slot_queue_by_time(TesseraMailbox *m, uint32_t tile,
+                             TesseraSlotQueue *q, uint32_t slot);
 /* Threads, linked through next_blocked. */
 void mbox_hart_fifo_push(TesseraMailbox *m, uint32_t *head, uint32_t *tail,
                          uint32_t hart);
@@ -285,19 +271,10 @@ void mbox_enter_network(TesseraMailbox *m, MboxMsg *msg, uint64_t depart);
 void mbox_send_to_tile(TesseraMailbox *m, MboxThread *t, MboxMsg *msg);
 void mbox_admit_blocked(TesseraMailbox *m, uint32_t tile, uint64_t at);
 
-/* ---- mailbox_csr.c ------------------------------------------------------ */
-
-uint32_t mbox_wait_holds(const TesseraMailbox *m, const MboxThread *t,
-                         uint32_t conditions, uint64_t *when);
-
 /* ---- mailbox_idle.c ----------------------------------------------------- */
 
 uint64_t mbox_send_allowed(TesseraMailbox *m, uint32_t board, uint64_t t);
 void mbox_idle_released(void *opaque, uint32_t hart);
-void mbox_abandon_idle(TesseraMailbox *m, MboxThread *t, uint64_t now);
-TesseraAccessStatus mbox_csr_idle(TesseraMailbox *m, MboxThread *t,
-                               uint32_t conditions, uint64_t now,
-                               uint32_t *result, uint64_t *resume_at);
 
 /* ---- mailbox_host.c ----------------------------------------------------- */
 

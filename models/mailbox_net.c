@@ -16,9 +16,10 @@ void mbox_report_wait(TesseraMailbox *m, MboxThread *t, uint64_t now)
     if (m->cfg.waits == NULL) {
         return;
     }
-    if (t->wait_bits) {
+    if (t->regs.wait_bits) {
         tessera_waits_block(m->cfg.waits, hart,
-                            tessera_mailbox_wait_operation(t->wait_bits), now);
+                            tessera_mailbox_wait_operation(t->regs.wait_bits),
+                            now);
     } else {
         tessera_waits_unblock(m->cfg.waits, hart);
     }
@@ -26,8 +27,7 @@ void mbox_report_wait(TesseraMailbox *m, MboxThread *t, uint64_t now)
 
 void mbox_wake(TesseraMailbox *m, MboxThread *t, uint32_t condition)
 {
-    if (t->wait_bits & condition) {
-        t->wait_bits = 0;
+    if (tessera_mailbox_rules_wakes(&t->regs, condition)) {
         mbox_report_wait(m, t, 0);
         m->host.wake(m->host.opaque, mbox_thread_hart(m, t));
     }
@@ -40,14 +40,15 @@ uint64_t mbox_deliver(TesseraMailbox *m, MboxThread *t, uint32_t slot,
 {
     uint32_t tile = mbox_tile_of(m, mbox_thread_hart(m, t));
     size_t i = mbox_slot_index(tile, slot);
+    TesseraMailboxTile slots = mbox_tile_slots(m, tile);
 
     memcpy(mbox_slot_bytes(m, tile, slot), msg->data,
            (size_t)msg->flits * TESSERA_BYTES_PER_FLIT);
-    m->slot_state[i] = SLOT_HW_FULL;
+    tessera_mailbox_rules_fill(&slots, slot);
     m->slot_time[i] = mbox_max_u64(msg->arrival, not_before);
     m->slot_msg[i] = msg->id;
     m->slot_src[i] = msg->src_hart;
-    mbox_slot_queue_by_time(m, tile, &t->recv_head, &t->recv_tail, slot);
+    mbox_slot_queue_by_time(m, tile, &t->regs.recv, slot);
     mbox_trace_deliver(m, t, slot, msg, m->slot_time[i]);
     mbox_wake(m, t, TESSERA_WAIT_CAN_RECV);
     return m->slot_time[i];
@@ -56,10 +57,10 @@ uint64_t mbox_deliver(TesseraMailbox *m, MboxThread *t, uint32_t slot,
 /* Delivers msg to thread t now if t has given a slot, else queues it. */
 static void offer(TesseraMailbox *m, MboxThread *t, MboxMsg *msg)
 {
-    if (t->free_head != MBOX_NO_SLOT) {
-        uint32_t tile = mbox_tile_of(m, mbox_thread_hart(m, t));
-        uint32_t slot = mbox_slot_fifo_pop(m, tile, &t->free_head,
-                                           &t->free_tail);
+    if (t->regs.free.head != TESSERA_MAILBOX_NO_SLOT) {
+        TesseraMailboxTile tile =
+            mbox_tile_slots(m, mbox_tile_of(m, mbox_thread_hart(m, t)));
+        uint32_t slot = tessera_slot_queue_pop(&tile, &t->regs.free);
 
         mbox_deliver(m, t, slot, msg, 0);
         msg->refs--;

@@ -131,7 +131,7 @@ void mbox_trace_wait(TesseraMailbox *m, MboxThread *t, TesseraAccessStatus r,
         if (!t->traced_block) {
             t->traced_block = true;
             e = event_of(m, t, TESSERA_MAILBOX_EVENT_BLOCK, now);
-            e.value = t->wait_bits;
+            e.value = t->regs.wait_bits;
             emit(m, &e);
         }
         return;

@@ -1,5 +1,7 @@
-// Tessera's mailbox in software (mailbox_service.h, docs/boards.md). The rules are those of the
-// mailbox model (models/mailbox_csr.c, models/mailbox_idle.c), without the network and its time.
+// Tessera's mailbox in software (mailbox_service.h, docs/boards.md). The rules are the mailbox
+// model's own (tessera/models/mailbox_rules.h): this file gives them the board's memory and
+// what a board has instead of a network, a copy from slot to slot, and a termination detector
+// that sees every thread.
 #include "mailbox_service.h"
 
 #include <stdio.h>
@@ -9,178 +11,77 @@
 #include "tessera/board/board.h"
 #include "tessera/hal/scratch.h"
 #include "tessera/hw/regs.h"
+#include "tessera/models/mailbox_rules.h"
 #include "threads.h"
 
 namespace tessera::board::mailbox {
 namespace {
 
-// A board's threads are one tile, and a multicast mask names at most 64 threads.
-constexpr uint32_t kMaxThreads = 64;
-constexpr uint16_t kNoSlot = 0xffff;
-constexpr uint32_t kWaitBits = TESSERA_WAIT_CAN_SEND | TESSERA_WAIT_CAN_RECV;
-constexpr uint32_t kIdleBits = TESSERA_WAIT_IDLE | TESSERA_WAIT_IDLE_VOTE;
+constexpr uint32_t kNobody = UINT32_MAX;
 
-enum SlotState : uint8_t {
-  kSoftware,  // software's, empty (every slot at reset)
-  kFree,      // given to hardware, empty: a message may go in
-  kQueued,    // holds a message its thread has not received yet
-  kReceived,  // software's again, holding a received message until it is freed
-};
-
-// A queue of slots, linked through Mailbox::next.
-struct SlotQueue {
-  uint16_t head = kNoSlot;
-  uint16_t tail = kNoSlot;
-};
-
-enum class Idle : uint8_t { kNone, kWaiting, kReleased };
-
+// A thread: the rules' registers first (the callbacks get back to the Box from them), then its
+// outbound message: the receivers it has not reached yet, and its words, taken when it was sent
+// (as the hardware takes them into the network).
 struct Box {
-  uint32_t send_len = 0;  // flits - 1 of the next send
-  uint32_t send_ptr = 0;
-  uint32_t mcast_hi = 0, mcast_lo = 0;
-  uint32_t fault = TESSERA_FAULT_NONE;
-  // The outbound message: the receivers it has not reached yet, and its words, taken when it
-  // was sent (as the hardware takes them into the network).
-  uint64_t out_to = 0;
-  uint32_t out_flits = 0;
+  TesseraMailboxRegs regs;
+  uint64_t out_to;
+  uint32_t out_flits;
   uint32_t out_words[TESSERA_BYTES_PER_SLOT / 4];
-  SlotQueue free;   // empty slots this thread gave to hardware
-  SlotQueue ready;  // messages for it, oldest first
-  Idle idle = Idle::kNone;
-  bool vote = false;
-  uint32_t release = 0;  // a latched release: (1 << 2) | (every vote true << 3)
+  bool vote;  // in tinselIdle: its vote
 };
 
 struct Mailbox {
   Box* boxes;
-  uint8_t* state;  // per slot of the tile
-  uint16_t* next;  // per slot: the next slot of its queue
+  TesseraMailboxTile tile;  // the board's threads are one tile
   uint32_t threads;
-  uint32_t slots_per_thread;
-  uint32_t idle_threads;
-  uint64_t in_flight;    // copies sent and not yet received and freed
-  uint32_t next_sender;  // where the search for a blocked sender starts (round robin)
+  uint32_t calling;       // the thread inside csr()
+  uint32_t idle_threads;  // in tinselIdle
+  uint64_t in_flight;     // copies sent and not yet received and freed
+  uint32_t next_sender;   // where the search for a blocked sender starts (round robin)
   TesseraShape shape;
 };
 
 [[gnu::section(".tessera_services")]] Mailbox mb;
 
-void push(SlotQueue& q, uint16_t slot) {
-  mb.next[slot] = kNoSlot;
-  if (q.tail == kNoSlot) {
-    q.head = slot;
-  } else {
-    mb.next[q.tail] = slot;
-  }
-  q.tail = slot;
+uint32_t index_of(const TesseraMailboxRegs* t) {
+  return static_cast<uint32_t>(reinterpret_cast<const Box*>(t) - mb.boxes);
 }
 
-uint16_t pop(SlotQueue& q) {
-  const uint16_t slot = q.head;
-  q.head = mb.next[slot];
-  if (q.head == kNoSlot) q.tail = kNoSlot;
-  return slot;
+void wake_if(uint32_t index, uint32_t condition) {
+  if (tessera_mailbox_rules_wakes(&mb.boxes[index].regs, condition)) threads::wake(index);
 }
 
-bool empty(const SlotQueue& q) {
-  return q.head == kNoSlot;
-}
-
-uint32_t slot_address(uint32_t slot) {
-  return TESSERA_SCRATCH_BASE + slot * TESSERA_BYTES_PER_SLOT;
-}
-
-// The slot a bus address names, or -1 if it names none (outside the scratchpad, misaligned).
-int32_t slot_of(uint32_t address) {
-  if (address < TESSERA_SCRATCH_BASE || address - TESSERA_SCRATCH_BASE >= TESSERA_SCRATCH_SIZE ||
-      address % TESSERA_BYTES_PER_SLOT != 0) {
-    return -1;
-  }
-  return static_cast<int32_t>((address - TESSERA_SCRATCH_BASE) / TESSERA_BYTES_PER_SLOT);
-}
-
-uint32_t holds(uint32_t index, uint32_t conditions) {
-  const Box& b = mb.boxes[index];
-  uint32_t held = 0;
-  if ((conditions & TESSERA_WAIT_CAN_SEND) != 0 && b.out_to == 0) held |= TESSERA_WAIT_CAN_SEND;
-  if ((conditions & TESSERA_WAIT_CAN_RECV) != 0 && !empty(b.ready)) held |= TESSERA_WAIT_CAN_RECV;
-  return held;
+// The sender's message goes into `slot` of thread `to`, which gave it to hardware.
+void copy_into(uint32_t sender, uint32_t to, uint32_t slot) {
+  Box& from = mb.boxes[sender];
+  memcpy(const_cast<void*>(hal::scratch_pointer(tessera_mailbox_slot_address(slot))),
+         from.out_words, from.out_flits * TESSERA_BYTES_PER_FLIT);
+  tessera_mailbox_rules_fill(&mb.tile, slot);
+  tessera_slot_queue_push(&mb.tile, &mb.boxes[to].regs.recv, slot);
+  from.out_to &= ~(uint64_t{1} << to);
+  wake_if(to, TESSERA_WAIT_CAN_RECV);
+  if (from.out_to == 0) wake_if(sender, TESSERA_WAIT_CAN_SEND);
 }
 
 // Copies the sender's outbound message into an empty slot of each receiver that has one.
 void deliver(uint32_t sender) {
-  Box& from = mb.boxes[sender];
-  for (uint32_t to = 0; to < mb.threads && from.out_to != 0; ++to) {
-    Box& dest = mb.boxes[to];
-    if ((from.out_to >> to & 1) == 0 || empty(dest.free)) continue;
-    const uint16_t slot = pop(dest.free);
-    memcpy(const_cast<void*>(hal::scratch_pointer(slot_address(slot))), from.out_words,
-           from.out_flits * TESSERA_BYTES_PER_FLIT);
-    mb.state[slot] = kQueued;
-    push(dest.ready, slot);
-    from.out_to &= ~(uint64_t{1} << to);
-    threads::wake(to);
+  for (uint32_t to = 0; to < mb.threads && mb.boxes[sender].out_to != 0; ++to) {
+    TesseraMailboxRegs& dest = mb.boxes[to].regs;
+    if ((mb.boxes[sender].out_to >> to & 1) == 0 || dest.free.head == TESSERA_MAILBOX_NO_SLOT) {
+      continue;
+    }
+    copy_into(sender, to, tessera_slot_queue_pop(&mb.tile, &dest.free));
   }
-  if (from.out_to == 0) threads::wake(sender);
-}
-
-// Thread `to` has an empty slot again: the blocked senders toward it, from a rotating start so
-// that no sender waits for ever behind the others.
-void deliver_to(uint32_t to) {
-  for (uint32_t k = 0; k < mb.threads && !empty(mb.boxes[to].free); ++k) {
-    const uint32_t sender = (mb.next_sender + k) % mb.threads;
-    if ((mb.boxes[sender].out_to >> to & 1) != 0) deliver(sender);
-  }
-  mb.next_sender = (mb.next_sender + 1) % mb.threads;
-}
-
-// Every thread in tinselIdle and no message undelivered: release them all.
-void check_termination() {
-  if (mb.idle_threads != mb.threads || mb.in_flight != 0) return;
-  bool every_vote = true;
-  for (uint32_t i = 0; i < mb.threads; ++i) every_vote = every_vote && mb.boxes[i].vote;
-  for (uint32_t i = 0; i < mb.threads; ++i) {
-    Box& b = mb.boxes[i];
-    b.idle = Idle::kReleased;
-    b.release = TESSERA_WAIT_IDLE | (every_vote ? TESSERA_WAIT_IDLE_VOTE : 0);
-    threads::wake(i);
-  }
-  mb.idle_threads = 0;
-}
-
-// A thread in a tinselIdle call issued something else: the call is over (a release not yet
-// given is dropped, as on Tessera).
-void abandon_idle(Box& b) {
-  if (b.idle == Idle::kWaiting) --mb.idle_threads;
-  b.idle = Idle::kNone;
-}
-
-TesseraMailboxFault send(uint32_t index, uint64_t to) {
-  Box& b = mb.boxes[index];
-  if (b.out_to != 0) return TESSERA_FAULT_SEND_BUSY;
-  const int32_t slot = slot_of(b.send_ptr);
-  if (slot < 0) return TESSERA_FAULT_BAD_SLOT;
-  if (to == 0) return TESSERA_FAULT_NONE;
-  b.out_flits = b.send_len + 1;
-  memcpy(b.out_words, const_cast<const void*>(hal::scratch_pointer(b.send_ptr)),
-         b.out_flits * TESSERA_BYTES_PER_FLIT);
-  b.out_to = to;
-  mb.in_flight += static_cast<uint64_t>(__builtin_popcountll(to));
-  deliver(index);
-  return TESSERA_FAULT_NONE;
 }
 
 // A message to the host goes out on the console, one line (docs/boards.md), which HostLink
 // decodes on the other end of the serial port; the host takes it at once:
 //   tessera-board: host 0x<sender> <flits> <word> ... (flits * 4 words, 8 hex digits each)
-TesseraMailboxFault to_host(uint32_t index) {
-  Box& b = mb.boxes[index];
-  if (b.out_to != 0) return TESSERA_FAULT_SEND_BUSY;
-  if (slot_of(b.send_ptr) < 0) return TESSERA_FAULT_BAD_SLOT;
+void to_host(uint32_t index) {
+  const TesseraMailboxRegs& t = mb.boxes[index].regs;
   const volatile uint32_t* words =
-      static_cast<const volatile uint32_t*>(hal::scratch_pointer(b.send_ptr));
-  const uint32_t flits = b.send_len + 1;
+      static_cast<const volatile uint32_t*>(hal::scratch_pointer(t.send_ptr));
+  const uint32_t flits = t.send_len + 1;
   char line[40 + TESSERA_MAX_FLITS * 4 * 9];
   int n = snprintf(line, sizeof line, "tessera-board: host 0x%lx %lu",
                    static_cast<unsigned long>(tessera_thread_at(&mb.shape, index)),
@@ -190,177 +91,156 @@ TesseraMailboxFault to_host(uint32_t index) {
                   static_cast<unsigned long>(words[k]));
   }
   console_line(line, static_cast<size_t>(n));
-  return TESSERA_FAULT_NONE;
 }
 
-TesseraMailboxFault unicast(uint32_t index, uint32_t dest) {
-  if (dest == tessera_host_id(&mb.shape)) return to_host(index);
-  if (!tessera_thread_exists(&mb.shape, dest)) return TESSERA_FAULT_BAD_DESTINATION;
-  return send(index, uint64_t{1} << tessera_dense_index(&mb.shape, dest));
+// ---- what the rules leave to the board ----
+
+bool can_send(void*, const TesseraMailboxRegs* t) {
+  return reinterpret_cast<const Box*>(t)->out_to == 0;
 }
 
-TesseraMailboxFault multicast(uint32_t index, uint32_t mailbox) {
-  const Box& b = mb.boxes[index];
-  const uint64_t mask = uint64_t{b.mcast_hi} << 32 | b.mcast_lo;
-  if (mailbox != 0 || (mb.threads < 64 && (mask >> mb.threads) != 0)) {
-    return TESSERA_FAULT_BAD_DESTINATION;
+uint64_t no_time(void*, const TesseraMailboxRegs*) {
+  return 0;
+}
+
+uint64_t no_slot_time(void*, const TesseraMailboxRegs*, uint32_t) {
+  return 0;
+}
+
+bool unicast_ok(void*, uint32_t dest) {
+  return dest == tessera_host_id(&mb.shape) || tessera_thread_exists(&mb.shape, dest);
+}
+
+// The board's one tile is mailbox 0.
+bool multicast_ok(void*, uint32_t mailbox) {
+  return mailbox == 0;
+}
+
+uint64_t send(void*, TesseraMailboxRegs* t, uint32_t dest, uint64_t mask, uint64_t) {
+  const uint32_t index = index_of(t);
+  if (mask == 0 && dest == tessera_host_id(&mb.shape)) {
+    to_host(index);
+    return 0;
   }
-  return send(index, mask);
-}
-
-TesseraMailboxFault free_slot(uint32_t index, uint32_t address) {
-  const int32_t slot = slot_of(address);
-  if (slot < 0) return TESSERA_FAULT_BAD_SLOT;
-  switch (mb.state[slot]) {
-    case kFree:
-    case kQueued:
-      return TESSERA_FAULT_DOUBLE_FREE;
-    case kReceived:
-      --mb.in_flight;
-      break;
-    default:
-      break;
-  }
-  // The slot goes to the thread that frees it, as on Tessera.
-  mb.state[slot] = kFree;
-  push(mb.boxes[index].free, static_cast<uint16_t>(slot));
-  deliver_to(index);
-  check_termination();
-  return TESSERA_FAULT_NONE;
-}
-
-TesseraMailboxFault receive(uint32_t index, uint32_t* result) {
   Box& b = mb.boxes[index];
-  if (empty(b.ready)) return TESSERA_FAULT_RECV_EMPTY;
-  const uint16_t slot = pop(b.ready);
-  mb.state[slot] = kReceived;
-  *result = slot_address(slot);
-  return TESSERA_FAULT_NONE;
+  b.out_to = mask != 0 ? mask : uint64_t{1} << tessera_dense_index(&mb.shape, dest);
+  b.out_flits = t->send_len + 1;
+  memcpy(b.out_words, const_cast<const void*>(hal::scratch_pointer(t->send_ptr)),
+         b.out_flits * TESSERA_BYTES_PER_FLIT);
+  mb.in_flight += static_cast<uint64_t>(__builtin_popcountll(b.out_to));
+  deliver(index);
+  return 0;
 }
 
-// tinselIdle: WAIT_UNTIL with an idle bit (tessera_mailbox_csr in models/.../mailbox.h).
-TesseraAccess idle(uint32_t index, uint32_t conditions) {
-  Box& b = mb.boxes[index];
-  // A message available always ends the call (tinselIdle then returns 0).
-  const uint32_t wanted = (conditions & kWaitBits) | TESSERA_WAIT_CAN_RECV;
-  if (b.idle == Idle::kReleased) {
-    b.idle = Idle::kNone;
-    return tessera_access_done(b.release | holds(index, wanted), 0);
+void received(void*, TesseraMailboxRegs*, uint32_t, uint64_t) {}
+
+// The freed slot goes to a sender blocked toward the freeing thread, from a rotating start so
+// that no sender waits for ever behind the others.
+bool freed(void*, TesseraMailboxRegs* t, uint32_t slot, bool held, uint64_t) {
+  const uint32_t to = index_of(t);
+  if (held) --mb.in_flight;
+  const uint32_t start = mb.next_sender;
+  mb.next_sender = (mb.next_sender + 1) % mb.threads;
+  for (uint32_t k = 0; k < mb.threads; ++k) {
+    const uint32_t sender = (start + k) % mb.threads;
+    if ((mb.boxes[sender].out_to >> to & 1) != 0) {
+      copy_into(sender, to, slot);
+      return true;
+    }
   }
-  if (const uint32_t held = holds(index, wanted); held != 0) {
-    abandon_idle(b);
-    return tessera_access_done(held, 0);
-  }
-  if (b.idle == Idle::kNone) {
-    b.idle = Idle::kWaiting;
-    b.vote = (conditions & TESSERA_WAIT_IDLE_VOTE) != 0;
-    ++mb.idle_threads;
-    check_termination();
-    if (b.idle == Idle::kReleased) return idle(index, conditions);
-  }
-  return tessera_access_blocked(0);
+  return false;
 }
 
-TesseraAccess faulted(Box& b, TesseraMailboxFault code) {
-  b.fault = code;
-  return tessera_access_fault(code, tessera_mailbox_fault_name(code), 0);
+void idle_enter(void*, TesseraMailboxRegs* t, bool vote, uint64_t) {
+  reinterpret_cast<Box*>(t)->vote = vote;
+  ++mb.idle_threads;
 }
 
-TesseraAccess wait_until(uint32_t index, uint32_t conditions) {
-  if (conditions == 0 || (conditions & ~(kWaitBits | kIdleBits)) != 0) {
-    return faulted(mb.boxes[index], TESSERA_FAULT_BAD_WAIT);
-  }
-  if ((conditions & kIdleBits) != 0) return idle(index, conditions);
-  abandon_idle(mb.boxes[index]);
-  const uint32_t held = holds(index, conditions);
-  return held != 0 ? tessera_access_done(held, 0) : tessera_access_blocked(0);
+void idle_leave(void*, TesseraMailboxRegs*, uint64_t) {
+  --mb.idle_threads;
 }
+
+// The detector: in shared memory the services see every send and every free, so every thread in
+// tinselIdle and no message undelivered is termination; all are released, with the AND of the
+// votes.
+void settle(void*) {
+  if (mb.idle_threads != mb.threads || mb.in_flight != 0) return;
+  bool every_vote = true;
+  for (uint32_t i = 0; i < mb.threads; ++i) every_vote = every_vote && mb.boxes[i].vote;
+  for (uint32_t i = 0; i < mb.threads; ++i) {
+    const bool released = tessera_mailbox_rules_release(&mb.boxes[i].regs, every_vote ? 3u : 1u, 0);
+    if (released && i != mb.calling) wake_if(i, TESSERA_MAILBOX_IDLE_BITS);
+  }
+  mb.idle_threads = 0;
+}
+
+constexpr TesseraMailboxRulesOps kOps = {
+    .can_send = can_send,
+    .send_time = no_time,
+    .recv_time = no_slot_time,
+    .unicast_ok = unicast_ok,
+    .multicast_ok = multicast_ok,
+    .send = send,
+    .received = received,
+    .freed = freed,
+    .idle_enter = idle_enter,
+    .idle_leave = idle_leave,
+    .idle_abandon = idle_leave,
+    .settle = settle,
+};
 
 }  // namespace
 
 void init() {
   // A second init (a board booted again, or a test) starts from nothing.
   free(mb.boxes);
-  free(mb.state);
-  free(mb.next);
+  free(mb.tile.state);
+  free(mb.tile.next);
   mb = Mailbox{};
   const Layout board = layout();
   mb.shape = board.shape;
   mb.threads = tessera_num_threads(&board.shape);
-  mb.slots_per_thread = TESSERA_SLOTS_PER_TILE / mb.threads;
+  mb.calling = kNobody;
   mb.boxes = static_cast<Box*>(calloc(mb.threads, sizeof(Box)));
-  mb.state = static_cast<uint8_t*>(calloc(TESSERA_SLOTS_PER_TILE, 1));
-  mb.next = static_cast<uint16_t*>(calloc(TESSERA_SLOTS_PER_TILE, sizeof(uint16_t)));
-  if (mb.threads > kMaxThreads || tessera_threads_per_tile(&board.shape) != mb.threads ||
-      mb.slots_per_thread < 2 || mb.boxes == nullptr || mb.state == nullptr || mb.next == nullptr) {
+  mb.tile.state = static_cast<uint8_t*>(calloc(TESSERA_SLOTS_PER_TILE, 1));
+  mb.tile.next = static_cast<uint16_t*>(calloc(TESSERA_SLOTS_PER_TILE, sizeof(uint16_t)));
+  mb.tile.threads = mb.threads;
+  if (mb.threads > TESSERA_MAILBOX_MCAST_THREADS ||
+      tessera_threads_per_tile(&board.shape) != mb.threads ||
+      TESSERA_SLOTS_PER_TILE / mb.threads < 2 || mb.boxes == nullptr || mb.tile.state == nullptr ||
+      mb.tile.next == nullptr) {
     static const char kNoRoom[] =
         "tessera-board: no mailbox: the threads must be one tile of at most 64, with 2 slots each";
     console_line(kNoRoom, sizeof kNoRoom - 1);
     finish(1);
   }
-  for (uint32_t i = 0; i < mb.threads; ++i) mb.boxes[i] = Box{};
+  for (uint32_t i = 0; i < mb.threads; ++i) {
+    tessera_mailbox_rules_power_on(&mb.tile, &mb.boxes[i].regs, i);
+  }
 }
 
 uint32_t peek(uint32_t index, uint32_t csr) {
-  const Box& b = mb.boxes[index];
-  switch (csr) {
-    case TESSERA_CSR_CAN_SEND:
-      return b.out_to == 0 ? 1 : 0;
-    case TESSERA_CSR_CAN_RECV:
-      return empty(b.ready) ? 0 : 1;
-    case TESSERA_CSR_MBOX_FAULT:
-      return b.fault;
-    default:
-      return 0;
-  }
+  return tessera_mailbox_rules_peek(&kOps, nullptr, &mb.boxes[index].regs, csr);
 }
 
 TesseraAccess csr(uint32_t index, uint32_t csr, uint32_t value, bool write) {
-  Box& b = mb.boxes[index];
-  uint32_t result = 0;
+  // A read of a command (csrr) does nothing, as on -M tessera.
   if (!write && tessera_csr_is_mailbox_command(csr)) return tessera_access_done(0, 0);
-  if (csr != TESSERA_CSR_WAIT_UNTIL && csr != TESSERA_CSR_MBOX_FAULT) abandon_idle(b);
+  uint32_t result = 0;
+  uint64_t at = 0;
   TesseraMailboxFault fault = TESSERA_FAULT_NONE;
-  switch (csr) {
-    case TESSERA_CSR_WAIT_UNTIL:
-      return wait_until(index, value);
-    case TESSERA_CSR_CAN_SEND:
-    case TESSERA_CSR_CAN_RECV:
-    case TESSERA_CSR_MBOX_FAULT:
-      return tessera_access_done(peek(index, csr), 0);
-    case TESSERA_CSR_SEND_LEN:
-      if (value >= TESSERA_MAX_FLITS) {
-        fault = TESSERA_FAULT_BAD_LENGTH;
-      } else {
-        b.send_len = value;
-      }
-      break;
-    case TESSERA_CSR_SEND_PTR:
-      b.send_ptr = value;
-      break;
-    case TESSERA_CSR_MCAST_HI:
-      b.mcast_hi = value;
-      break;
-    case TESSERA_CSR_MCAST_LO:
-      b.mcast_lo = value;
-      break;
-    case TESSERA_CSR_SEND:
-      fault = unicast(index, value);
-      break;
-    case TESSERA_CSR_MCAST_SEND:
-      fault = multicast(index, value);
-      break;
-    case TESSERA_CSR_FREE:
-      fault = free_slot(index, value);
-      break;
-    case TESSERA_CSR_RECV:
-      fault = receive(index, &result);
-      break;
+  mb.calling = index;
+  const TesseraAccessStatus status = tessera_mailbox_rules_csr(
+      &kOps, nullptr, &mb.tile, &mb.boxes[index].regs, csr, value, 0, &result, &at, &fault);
+  mb.calling = kNobody;
+  switch (status) {
+    case TESSERA_ACCESS_DONE:
+      return tessera_access_done(result, 0);
+    case TESSERA_ACCESS_BLOCKED:
+      return tessera_access_blocked(0);
     default:
-      break;
+      return tessera_access_fault(fault, tessera_mailbox_fault_name(fault), 0);
   }
-  if (fault != TESSERA_FAULT_NONE) return faulted(b, fault);
-  return tessera_access_done(result, 0);
 }
 
 }  // namespace tessera::board::mailbox

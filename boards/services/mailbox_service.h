@@ -5,10 +5,11 @@
 // has one, or when it frees one; until every copy is out, the sender's can-send is 0, which is
 // the guaranteed delivery of Tinsel's mailbox without a network.
 //
-// The CSRs are Tessera's, with the same faults (tessera/hw/regs.h), and tinselIdle is the same
-// refutable barrier (docs/idle.md): in shared memory the services see every send and every free,
-// so they know exactly when every thread is in tinselIdle and no message is undelivered. Time
-// is the board's own: nothing here is modelled.
+// The CSRs follow the mailbox model's own rules (tessera/models/mailbox_rules.h: slot states,
+// faults, the freed slot, tinselIdle's side of a thread), and tinselIdle is the same refutable
+// barrier (docs/idle.md): in shared memory the services see every send and every free, so they
+// know exactly when every thread is in tinselIdle and no message is undelivered. Time is the
+// board's own: nothing here is modelled.
 //
 // Not thread-safe: the services' lock is held around every call.
 #pragma once
@@ -28,9 +29,9 @@ void init();
 // FAULT with the mailbox fault. No time: resume_at is 0.
 TesseraAccess csr(uint32_t index, uint32_t csr, uint32_t value, bool write);
 
-// What CAN_SEND, CAN_RECV or MBOX_FAULT would read for thread `index`, with no effect on anything
-// (a CSR issued ends a tinselIdle call; this does not): for diagnostics and tests. 0 for any
-// other CSR.
+// What mailbox CSR `csr` shows for thread `index`, with no effect on anything (a CSR issued ends
+// a tinselIdle call; this does not), as tessera_mailbox_peek_csr: for WAIT_UNTIL what the thread
+// is blocked on; for diagnostics and tests.
 uint32_t peek(uint32_t index, uint32_t csr);
 
 }  // namespace tessera::board::mailbox

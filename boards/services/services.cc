@@ -2,8 +2,8 @@
 // HAL's board backend sends every access to Tessera's CSRs and device windows here. The rules
 // are the device models' own (models/: sysinfo, console, exit, MSWI), the same plain C that QEMU
 // and the host machine use, so a board answers exactly as -M tessera does; the mailbox is the
-// board's own (mailbox_service.h), on the same rules. The board supplies its facts, console and
-// exit (tessera/board/board.h); its threads are threads.h's.
+// board's own storage and copying (mailbox_service.h) on the model's rules (mailbox_rules.h). The
+// board supplies its facts, console and exit (tessera/board/board.h); its threads are threads.h's.
 //
 // The services are set up once, by the first thread, before any other runs (start.S). Their
 // state lives in its own section, which the runtime's preparation of the image leaves alone.
@@ -244,11 +244,11 @@ uint32_t mailbox_csr(uint32_t csr, uint32_t value, bool write) {
   return until_done("mailbox CSR", csr, value, [=] {
     const TesseraAccess a = mailbox::csr(thread_index(), csr, value, write);
     if (a.status == TESSERA_ACCESS_BLOCKED) {
-      // Only WAIT_UNTIL blocks; a vote alone is a tinselIdle call too.
-      tessera_waits_block(threads::waits(), thread_index(),
-                          tessera_mailbox_wait_operation(
-                              value & TESSERA_WAIT_IDLE_VOTE ? value | TESSERA_WAIT_IDLE : value),
-                          cycles());
+      // Only WAIT_UNTIL blocks; the mailbox shows what on.
+      tessera_waits_block(
+          threads::waits(), thread_index(),
+          tessera_mailbox_wait_operation(mailbox::peek(thread_index(), TESSERA_CSR_WAIT_UNTIL)),
+          cycles());
     }
     return a;
   });

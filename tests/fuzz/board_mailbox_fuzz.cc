@@ -1,8 +1,9 @@
-// libFuzzer target: a dev board's mailbox in software (boards/services/mailbox_service.cc),
-// built for the host with stand-ins for what the board supplies (its shape, its console, the
-// threads' wake). Any number of threads of one tile, then sends, multicasts, sends to the host,
-// receives, frees (by any thread of the tile), waits and tinselIdle calls by any thread in any
-// order, against a shadow of every thread (docs/fuzzing.md, docs/boards.md).
+// libFuzzer target: a dev board's mailbox in software (boards/services/mailbox_service.cc, on
+// the mailbox model's rules, tessera/models/mailbox_rules.h), built for the host with stand-ins
+// for what the board supplies (its shape, its console, the threads' wake). Any number of threads of
+// one tile, then sends, multicasts, sends to the host, receives, frees (by any thread of the tile),
+// waits and tinselIdle calls by any thread in any order, against a shadow of every thread
+// (docs/fuzzing.md, docs/boards.md).
 //
 // Invariants: every CSR answers as the rules give (DONE, BLOCKED, or the fault); every message
 // arrives once, intact, in order from each sender to each receiver, and only at its receivers;
@@ -91,6 +92,7 @@ struct Shadow {
   uint32_t blocked = 0;             // the conditions of a wait that blocked, 0 if none
   bool idle = false, vote = false;  // in tinselIdle
   uint32_t next_seq = 0;
+  uint32_t send_len = 0;  // SEND_LEN's value (flits - 1), 0 at reset
 };
 
 class Scenario {
@@ -113,8 +115,10 @@ class Scenario {
     volatile uint32_t* words = Words(Slot(t, 0));
     const uint32_t seq = s.next_seq;
     for (uint32_t k = 0; k < 16; k++) words[k] = t << 24 | seq << 4 | k;
-    Expect(t, TESSERA_CSR_SEND_LEN, flits - 1, Result::kDone);
-    Expect(t, TESSERA_CSR_SEND_PTR, Slot(t, 0), Result::kDone);
+    // csrrw: a register's write reads its old value; SEND_PTR starts at the thread's send slot.
+    ExpectRead(t, TESSERA_CSR_SEND_LEN, flits - 1, s.send_len);
+    s.send_len = flits - 1;
+    ExpectRead(t, TESSERA_CSR_SEND_PTR, Slot(t, 0), Slot(t, 0));
     const uint32_t csr = multicast ? TESSERA_CSR_MCAST_SEND : TESSERA_CSR_SEND;
     uint32_t value;
     if (multicast) {
@@ -296,6 +300,15 @@ class Scenario {
   // A message waits for t.
   static bool Waiting(uint32_t t) {
     return tessera::board::mailbox::peek(t, TESSERA_CSR_CAN_RECV) != 0;
+  }
+
+  void ExpectRead(uint32_t t, uint32_t csr, uint32_t value, uint32_t old) {
+    uint32_t result = 0;
+    const Result r = Csr(t, csr, value, true, &result);
+    FUZZ_CHECK(r == Result::kDone && result == old,
+               "CSR 0x%x (0x%x) by thread %u: result %d, read 0x%x, expected the old 0x%x", csr,
+               value, t, static_cast<int>(r), result, old);
+    shadow_[t].idle = false;  // any other CSR ends a tinselIdle call
   }
 
   void Expect(uint32_t t, uint32_t csr, uint32_t value, Result expected) {

@@ -48,6 +48,7 @@
 #include <stdint.h>
 
 #include "tessera/models/access.h"
+#include "tessera/models/mailbox_rules.h"
 #include "tessera/models/termdet.h"
 #include "tessera/models/waits.h"
 #include "tessera/hw/regs.h"
@@ -55,9 +56,6 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* Multicast masks (MCAST_HI:MCAST_LO) name threads 0..63 of a mailbox. */
-#define TESSERA_MAILBOX_MCAST_THREADS            64u
 
 /* The operation of a WAIT_UNTIL blocked on `wait_bits`, in the words of the
  * deadlock report (tessera/models/waits.h, docs/debugging.md); also for a

@@ -19,12 +19,12 @@
  * Names are tessera_mbox_*: the device model's functions are tessera_mailbox_*, and a host test
  * may see both.
  *
- * Languages. The header is written in the common subset of C (gnu11) and C++20. In C++ the CSR
- * and scratchpad accesses go through the HAL facades (tessera/hal/csr.h, tessera/hal/scratch.h),
- * so the same code runs on the target and on the host backend. The HAL facades are C++ only; in
- * C (target only) the two macros below spell out what the HAL's target backend does: one csrrw
- * with the CSR number as an immediate, and the scratchpad at its bus address. firmware builds
- * compile this header as C as well (mailbox_core_c.c), so it stays C.
+ * Languages. The header is written in the common subset of C (gnu11) and C++20. The CSR and
+ * scratchpad accesses go through the HAL only: in C++ its facades (tessera/hal/csr.h,
+ * tessera/hal/scratch.h), so the same code runs on the target, a dev board and the host
+ * backend; in C its C face (tessera/hal/c_api.h: the target and the boards, not the host), on
+ * the same backends. firmware builds compile this header as C as well (mailbox_core_c.c), so it
+ * stays C.
  */
 #ifndef TESSERA_DRIVERS_MAILBOX_CORE_H
 #define TESSERA_DRIVERS_MAILBOX_CORE_H
@@ -40,32 +40,12 @@
 #define TESSERA_MBOX_POINTER_(bus_address) (::tessera::hal::scratch_pointer(bus_address))
 #define TESSERA_MBOX_BUS_ADDRESS_(pointer) (::tessera::hal::scratch_bus_address(pointer))
 #define TESSERA_MBOX_CONSTEXPR_ constexpr
-#elif defined(__riscv) && defined(TESSERA_BOARD_BACKEND)
-/* A dev board: the HAL's board backend, in C (boards/services, docs/boards.md). */
-uint32_t tessera_board_csr(uint32_t csr, uint32_t value, int write);
-extern char __tessera_scratch[];
-#define TESSERA_MBOX_CSR_SWAP_(csr, value) tessera_board_csr((csr), (uint32_t)(value), 1)
-#define TESSERA_MBOX_POINTER_(bus_address)                                             \
-    ((volatile void *)(__tessera_scratch + ((bus_address) - TESSERA_SCRATCH_BASE)))
-#define TESSERA_MBOX_BUS_ADDRESS_(pointer)                                             \
-    (TESSERA_SCRATCH_BASE + (uint32_t)((const volatile char *)(pointer) - __tessera_scratch))
-#define TESSERA_MBOX_CONSTEXPR_
-#elif defined(__riscv)
-/* volatile and "memory": the CSRs send and receive messages through the scratchpad. */
-#define TESSERA_MBOX_CSR_SWAP_(csr, value)                                             \
-    __extension__({                                                                    \
-        uint32_t tessera_mbox_old_;                                                    \
-        __asm__ volatile("csrrw %0, %1, %2"                                            \
-                         : "=r"(tessera_mbox_old_)                                     \
-                         : "i"(csr), "r"((uint32_t)(value))                            \
-                         : "memory");                                                  \
-        tessera_mbox_old_;                                                             \
-    })
-#define TESSERA_MBOX_POINTER_(bus_address) ((volatile void *)(uintptr_t)(bus_address))
-#define TESSERA_MBOX_BUS_ADDRESS_(pointer) ((uint32_t)(uintptr_t)(pointer))
-#define TESSERA_MBOX_CONSTEXPR_
 #else
-#error "tessera/drivers/mailbox_core.h: C only on the target (the host backend is C++)"
+#include "tessera/hal/c_api.h"
+#define TESSERA_MBOX_CSR_SWAP_(csr, value) TESSERA_HAL_CSR_SWAP(csr, value)
+#define TESSERA_MBOX_POINTER_(bus_address) tessera_hal_scratch_pointer(bus_address)
+#define TESSERA_MBOX_BUS_ADDRESS_(pointer) tessera_hal_scratch_bus_address(pointer)
+#define TESSERA_MBOX_CONSTEXPR_
 #endif
 
 /* ---- Slot layout ----------------------------------------------------------------------------

@@ -1,7 +1,10 @@
-// Target CSR backend: one inline CSR instruction, CSR number as an immediate.
+// Target CSR backend: one inline CSR instruction, CSR number as an immediate. The csrrw is the C
+// face's (csr_backend_c.h), which C callers reach through tessera/hal/c_api.h.
 #pragma once
 
 #include <stdint.h>
+
+#include "tessera/hal/backend/csr_backend_c.h"
 
 namespace tessera::hal::backend {
 
@@ -13,15 +16,14 @@ inline constexpr bool kCsrIsReadOnly = ((Csr >> 10) & 0x3) == 0x3;
 
 template <uint16_t Csr>
 inline uint32_t csr_swap(uint32_t value) {
-  uint32_t old;
   if constexpr (kCsrIsReadOnly<Csr>) {
+    uint32_t old;
     (void)value;
     asm volatile("csrr %0, %1" : "=r"(old) : "i"(Csr));
+    return old;
   } else {
-    // volatile and "memory": custom CSRs send and receive messages through the scratchpad.
-    asm volatile("csrrw %0, %1, %2" : "=r"(old) : "i"(Csr), "r"(value) : "memory");
+    return TESSERA_HAL_BACKEND_CSR_SWAP(Csr, value);
   }
-  return old;
 }
 
 template <uint16_t Csr>

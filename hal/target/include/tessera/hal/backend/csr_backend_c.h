@@ -1,0 +1,20 @@
+/* Target CSR backend, C face (tessera/hal/c_api.h): one csrrw, the CSR
+ * number an immediate. The C++ backend (csr_backend.h) issues it too. */
+#ifndef TESSERA_HAL_BACKEND_CSR_BACKEND_C_H
+#define TESSERA_HAL_BACKEND_CSR_BACKEND_C_H
+
+#include <stdint.h>
+
+/* volatile and "memory": custom CSRs send and receive messages through the
+ * scratchpad. */
+#define TESSERA_HAL_BACKEND_CSR_SWAP(csr, value)                                 \
+    __extension__({                                                              \
+        uint32_t tessera_hal_old_;                                               \
+        __asm__ volatile("csrrw %0, %1, %2"                                      \
+                         : "=r"(tessera_hal_old_)                                \
+                         : "i"(csr), "r"((uint32_t)(value))                      \
+                         : "memory");                                            \
+        tessera_hal_old_;                                                        \
+    })
+
+#endif /* TESSERA_HAL_BACKEND_CSR_BACKEND_C_H */
