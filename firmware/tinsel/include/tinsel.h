@@ -8,8 +8,8 @@
  * A zero-cost layer: every mailbox call is one call of the mailbox driver's core
  * (tessera/drivers/mailbox_core.h), which inlines to the CSR instructions themselves; the shape
  * facts are sysinfo reads. In C++ every access goes through the HAL facades, so the same header
- * runs Tinsel-style programs on the host machine (boards/hosted) in unit tests; in C (target only)
- * the macros below spell out what the HAL's target backend does.
+ * runs Tinsel-style programs on the host machine (boards/hosted) in unit tests; in C (the target
+ * and the dev boards) they go through the HAL's C face (tessera/hal/c_api.h).
  *
  * Shapes. One image runs on every -M tessera shape unless it is built for one: programs of
  * tessera_add_tinsel_app get a config.h with Tinsel's compile-time constants (TinselMeshXBits,
@@ -46,28 +46,15 @@
 #define TESSERA_TINSEL_CSR_WRITE_(csr, value) (::tessera::hal::csr_write<(csr)>(value))
 #define TESSERA_TINSEL_SYSINFO_(reg) (::tessera::hal::mmio_read32(TESSERA_SYSINFO_BASE + (reg)))
 #define TESSERA_TINSEL_EXTERN_C_ extern "C"
-#elif defined(__riscv) && defined(TESSERA_BOARD_BACKEND)
-/* A dev board: the HAL's board backend, in C (boards/services, docs/boards.md). */
-uint32_t tessera_board_csr(uint32_t csr, uint32_t value, int write);
-uint32_t tessera_board_mmio_read32(uint32_t bus_address);
-#define TESSERA_TINSEL_CSR_READ_(csr) tessera_board_csr((csr), 0, 0)
-#define TESSERA_TINSEL_CSR_WRITE_(csr, value) ((void)tessera_board_csr((csr), (uint32_t)(value), 1))
-#define TESSERA_TINSEL_SYSINFO_(reg) tessera_board_mmio_read32(TESSERA_SYSINFO_BASE + (reg))
-#define TESSERA_TINSEL_EXTERN_C_ extern
 #elif defined(__riscv)
-#define TESSERA_TINSEL_CSR_READ_(csr)                                                              \
-    __extension__({                                                                                \
-        uint32_t tessera_tinsel_value_;                                                            \
-        __asm__ volatile("csrr %0, %1" : "=r"(tessera_tinsel_value_) : "i"(csr));                  \
-        tessera_tinsel_value_;                                                                     \
-    })
-#define TESSERA_TINSEL_CSR_WRITE_(csr, value)                                                      \
-    __asm__ volatile("csrw %0, %1" : : "i"(csr), "r"((uint32_t)(value)) : "memory")
-#define TESSERA_TINSEL_SYSINFO_(reg)                                                               \
-    (*(volatile const uint32_t *)(uintptr_t)(TESSERA_SYSINFO_BASE + (reg)))
+/* C, on the target or a dev board: the HAL's C face (tessera/hal/c_api.h). */
+#include "tessera/hal/c_api.h"
+#define TESSERA_TINSEL_CSR_READ_(csr) TESSERA_HAL_CSR_READ(csr)
+#define TESSERA_TINSEL_CSR_WRITE_(csr, value) TESSERA_HAL_CSR_WRITE(csr, value)
+#define TESSERA_TINSEL_SYSINFO_(reg) tessera_hal_mmio_read32(TESSERA_SYSINFO_BASE + (reg))
 #define TESSERA_TINSEL_EXTERN_C_ extern
 #else
-#error "tinsel.h: C only on the target (the host backend is C++)"
+#error "tinsel.h: C only on the target and the dev boards (the host backend is C++)"
 #endif
 
 /* A call that cannot exist on Tessera stops the build with a message that says why. */

@@ -18,7 +18,7 @@ inline uint32_t csr_swap(uint32_t value) {
 
 template <uint16_t Csr>
 inline uint32_t csr_read() {
-  return tessera_board_csr(Csr, 0, 0);
+  return TESSERA_HAL_BACKEND_CSR_READ(Csr);
 }
 
 }  // namespace tessera::hal::backend

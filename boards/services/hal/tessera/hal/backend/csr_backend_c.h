@@ -21,5 +21,8 @@ uint32_t tessera_board_csr(uint32_t csr, uint32_t value, int write);
 
 #define TESSERA_HAL_BACKEND_CSR_SWAP(csr, value) \
     tessera_board_csr((csr), (uint32_t)(value), 1)
+#define TESSERA_HAL_BACKEND_CSR_READ(csr) tessera_board_csr((csr), 0, 0)
+#define TESSERA_HAL_BACKEND_CSR_WRITE(csr, value) \
+    ((void)tessera_board_csr((csr), (uint32_t)(value), 1))
 
 #endif /* TESSERA_HAL_BACKEND_CSR_BACKEND_C_H */

@@ -1,12 +1,12 @@
 // Board backend of the HAL's MMIO facade (docs/boards.md): the facade names Tessera's device
 // windows (sysinfo, console, exit, MSWI), which a dev board does not have at those addresses;
-// the board's software services answer for them.
+// the board's software services answer for them, through the C face's entries
+// (mmio_backend_c.h).
 #pragma once
 
 #include <stdint.h>
 
-extern "C" uint32_t tessera_board_mmio_read32(uint32_t bus_address);
-extern "C" void tessera_board_mmio_write32(uint32_t bus_address, uint32_t value);
+#include "tessera/hal/backend/mmio_backend_c.h"
 
 namespace tessera::hal::backend {
 

@@ -1,5 +1,5 @@
-// Target CSR backend: one inline CSR instruction, CSR number as an immediate. The csrrw is the C
-// face's (csr_backend_c.h), which C callers reach through tessera/hal/c_api.h.
+// Target CSR backend: one inline CSR instruction, CSR number as an immediate. The csrrw and the
+// csrr are the C face's (csr_backend_c.h), which C callers reach through tessera/hal/c_api.h.
 #pragma once
 
 #include <stdint.h>
@@ -28,10 +28,7 @@ inline uint32_t csr_swap(uint32_t value) {
 
 template <uint16_t Csr>
 inline uint32_t csr_read() {
-  uint32_t value;
-  // volatile and "memory": a read may receive (a reflex flit) or wait.
-  asm volatile("csrr %0, %1" : "=r"(value) : "i"(Csr) : "memory");
-  return value;
+  return TESSERA_HAL_BACKEND_CSR_READ(Csr);
 }
 
 }  // namespace tessera::hal::backend
