@@ -160,6 +160,7 @@ struct TesseraMailboxState {
     CharBackend hostlink;
     struct TesseraHostlinkParser *rx; /* frames from the host */
     Notifier shutdown;       /* traces the counters when the run ends */
+    uint64_t csr_ops;        /* the harts' mailbox CSR operations */
     bool host_closed;        /* the host link's connection is gone */
     bool host_finished;      /* the host said it has finished sending */
 };
