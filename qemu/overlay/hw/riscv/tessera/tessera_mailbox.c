@@ -230,12 +230,30 @@ static void tessera_mailbox_trace_run_counts(TesseraMailboxState *s)
                              s->csr_ops, messages);
 }
 
+void tessera_mailbox_run_ends(void)
+{
+    TesseraMailboxState *s = tessera_mbox;
+    int hart = tessera_current_hart_index();
+
+    if (!s || !s->model) {
+        return;
+    }
+    if (hart >= 0) {
+        tessera_time_now(hart); /* accounts the running hart's slice */
+    }
+    tessera_mailbox_trace_run_counts(s);
+    s->run_counts_traced = true;
+}
+
 static void tessera_mailbox_at_shutdown(Notifier *n, void *data)
 {
     TesseraMailboxState *s = container_of(n, TesseraMailboxState, shutdown);
 
     tessera_mailbox_trace_counts(s);
-    tessera_mailbox_trace_run_counts(s);
+    /* An end the guest did not make (a deadlock, a signal): counted now */
+    if (!s->run_counts_traced) {
+        tessera_mailbox_trace_run_counts(s);
+    }
 }
 
 static bool tessera_mailbox_to_host(void *opaque, uint32_t src,
@@ -516,7 +534,10 @@ static void tessera_mailbox_reset_hold(Object *obj, ResetType type)
     if (s->model) {
         /* The counts end the boot; the reset's own events start the next */
         tessera_mailbox_trace_counts(s);
-        tessera_mailbox_trace_run_counts(s);
+        if (!s->run_counts_traced) {
+            tessera_mailbox_trace_run_counts(s);
+        }
+        s->run_counts_traced = false;
         s->csr_ops = 0;
         trace_tessera_mbox_reset();
         tessera_mailbox_reset(s->model);
