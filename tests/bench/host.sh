@@ -32,14 +32,18 @@
 #                (docs/tracing.md); empty for a build whose QEMU has no such event
 #   guest_share  perf record (cpu-clock at 999 Hz) of one more run of the same workload: of
 #                the samples in the QEMU process, the share whose code is translated guest code
-#                (perf's "[JIT] tid <n>" or "[unknown]" object: TCG's code buffer; QEMU's own
-#                code, its libraries and the kernel count as host). Empty where perf is missing
-#                or not permitted. The top symbols of each profile go to host-profile-<build>.txt.
+#                (TCG's code buffer, which has no file behind it; QEMU's own code, its libraries
+#                and the kernel count as host), and the shares of the machine's code, the rest
+#                of QEMU, locks, libraries and the kernel (host_profile.awk has the classes).
+#                Empty where perf is missing or not permitted. The top symbols of each profile
+#                go to host-profile-<build>.txt.
 #
 # Writes
 #   build/bench/host.csv         build,commit,workload,harts,guest_instr,host_s,guest_mips,
 #                                csr_ops,host_ns_per_csr,messages,host_ns_per_message,
-#                                guest_share,modelled (one row per build and workload;
+#                                guest_share,machine_share,qemu_share,lock_share,
+#                                library_share,kernel_share,modelled (a row per build
+#                                and workload;
 #                                modelled: what the program printed, host time left out)
 #   build/bench/host-ratio.csv   workload,build,baseline,host_s,baseline_host_s,speedup,
 #                                modelled_equal (with --against: the tree over each commit)
@@ -155,7 +159,7 @@ cluster_props() {
 }
 
 raw="$out_dir/host-runs.tsv"
-printf 'index\tworkload\tharts\tkind\thost_s\tguest_instr\tcsr_ops\tmessages\tguest_share\tmodelled\n' >"$raw"
+printf 'index\tworkload\tharts\tkind\thost_s\tguest_instr\tcsr_ops\tmessages\tprofile\tmodelled\n' >"$raw"
 
 # run <index> <workload> <time|perf>: one checked run; appends its row to host-runs.tsv.
 run() {
@@ -163,6 +167,7 @@ run() {
     local sdk="${dirs[$1]}/sdk" counts="$root/counts$quick_suffix" perf_data="" shape out line
     local start end host_s modelled share=""
     [ "$kind" = perf ] && perf_data="$root/profile$quick_suffix-$label-$w.data"
+    [ -z "$perf_data" ] || rm -f "$perf_data" "$perf_data.old"
     rm -f "$counts"
     export BENCH_QEMU="$sdk/libexec/tessera/qemu-system-riscv32" BENCH_PERF="$perf_data"
     export BENCH_COUNTS=""
@@ -203,13 +208,13 @@ run() {
             END { print v["retired"], v["mailbox_csr_ops"], v["messages"] }' <<<"$line")
     fi
     if [ "$kind" = perf ]; then
-        share=$(perf report -i "$perf_data" --stdio -q --sort comm,dso 2>/dev/null | awk '
-            { sub(/%/, "", $1) }
-            $2 ~ /^qemu-system/ { all += $1; if ($3 == "[JIT]" || $3 == "[unknown]") guest += $1 }
-            END { if (all > 0) printf "%.3f", guest / all }')
-        [ -n "$share" ] || bench_fail "$w on $label: perf report found no samples of QEMU"
+        share=$(perf script -i "$perf_data" -F comm,ip,sym,dso 2>/dev/null |
+            awk -f "$here/host_profile.awk") ||
+            bench_fail "$w on $label: perf recorded no sample of QEMU"
         {
-            echo "== $w (${labels[$i]}, ${commits[$i]}): top symbols of the QEMU process"
+            echo "== $w (${labels[$i]}, ${commits[$i]}): samples, then the shares of guest," \
+                "machine, QEMU, locks, libraries, kernel (host_profile.awk): $share"
+            echo "   top symbols of the QEMU process (perf report --sort comm,dso,sym):"
             perf report -i "$perf_data" --stdio -q --sort comm,dso,sym 2>/dev/null |
                 grep -m 25 ' qemu-system' || true
             echo

@@ -15,7 +15,11 @@ import sys
 WORKLOADS = ["boot", "compute", "pingpong", "idle", "heat_sync", "heat_async"]
 COLUMNS = ["build", "commit", "workload", "harts", "guest_instr", "host_s", "guest_mips",
            "csr_ops", "host_ns_per_csr", "messages", "host_ns_per_message", "guest_share",
+           "machine_share", "qemu_share", "lock_share", "library_share", "kernel_share",
            "modelled"]
+# The classes of host_profile.awk after its sample count, in its order.
+SHARES = ["guest_share", "machine_share", "qemu_share", "lock_share", "library_share",
+          "kernel_share"]
 RATIO_COLUMNS = ["workload", "build", "baseline", "host_s", "baseline_host_s", "speedup",
                  "modelled_equal"]
 
@@ -54,6 +58,7 @@ def main():
             modelled = {r["modelled"] for r in timed + profiled}
             if len(modelled) > 1:
                 notes.append(f"{w} on {label}: the modelled results differ between runs")
+            shares = profiled[0]["profile"].split()[1:] if profiled else []
             rows[label, w] = {
                 "build": label, "commit": commits[i], "workload": w, "harts": timed[0]["harts"],
                 "guest_instr": "" if instr is None else instr,
@@ -63,7 +68,7 @@ def main():
                 "host_ns_per_csr": per(host_s, ops, 1e9),
                 "messages": "" if msgs is None else msgs,
                 "host_ns_per_message": per(host_s, msgs, 1e9),
-                "guest_share": profiled[0]["guest_share"] if profiled else "",
+                **{name: shares[k] if shares else "" for k, name in enumerate(SHARES)},
                 "modelled": sorted(modelled)[0],
             }
 
@@ -105,19 +110,21 @@ def main():
              f" host_s the median of the timed runs):"]
     head = (f"  {'workload':<10} {'build':<12} {'harts':>5} {'guest_instr':>13} {'host_s':>8} "
             f"{'MIPS':>7} {'csr_ops':>11} {'ns/csr':>7} {'messages':>10} {'ns/msg':>8} "
-            f"{'guest':>6}")
+            f"{'guest':>6} {'machine':>7} {'QEMU':>5} {'locks':>5}")
     lines.append(head)
     for workload in WORKLOADS:
         for label in labels:
             r = rows.get((label, workload))
             if not r:
                 continue
-            share = f"{float(r['guest_share']) * 100:.0f}%" if r["guest_share"] else "-"
+            def pct(name):
+                return f"{float(r[name]) * 100:.0f}%" if r[name] else "-"
             lines.append(
                 f"  {workload:<10} {label:<12} {r['harts']:>5} {r['guest_instr'] or '-':>13} "
                 f"{r['host_s']:>8} {r['guest_mips'] or '-':>7} {r['csr_ops'] or '-':>11} "
                 f"{r['host_ns_per_csr'] or '-':>7} {r['messages'] or '-':>10} "
-                f"{r['host_ns_per_message'] or '-':>8} {share:>6}")
+                f"{r['host_ns_per_message'] or '-':>8} {pct('guest_share'):>6} "
+                f"{pct('machine_share'):>7} {pct('qemu_share'):>5} {pct('lock_share'):>5}")
     for i, label in enumerate(labels):
         if has_counts.split(",")[i] == "0":
             lines.append(f"  ({label}: its QEMU has no tessera_run_counts event, so no counts)")
