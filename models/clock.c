@@ -66,6 +66,16 @@ void tessera_clocks_retire(TesseraClocks *c, uint32_t hart_index,
     }
 }
 
+uint64_t tessera_clocks_retired_total(const TesseraClocks *c)
+{
+    uint64_t total = 0;
+
+    for (uint32_t i = 0; i < c->num_harts; i++) {
+        total += c->harts[i].retired;
+    }
+    return total;
+}
+
 uint64_t tessera_clocks_now(const TesseraClocks *c, uint32_t hart_index)
 {
     const TesseraHartClock *h;

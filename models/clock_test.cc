@@ -37,6 +37,16 @@ TEST(ClockModel, RetiredInstructionsCostCpiCyclesEach) {
   EXPECT_EQ(tessera_clocks_cpi(c.get()), 4u);
 }
 
+TEST(ClockModel, RetiredTotalCountsInstructionsNotWaitsOrCpi) {
+  const Clocks c = Make(3, 4);
+  tessera_clocks_retire(c.get(), 0, 10);
+  tessera_clocks_retire(c.get(), 2, 5);
+  (void)tessera_clocks_wait_until(c.get(), 1, 1000);
+  EXPECT_EQ(tessera_clocks_retired_total(c.get()), 15u);
+  tessera_clocks_reset(c.get());
+  EXPECT_EQ(tessera_clocks_retired_total(c.get()), 0u);
+}
+
 TEST(ClockModel, AWaitMovesTheClockForwardOnly) {
   const Clocks c = Make(2, 2);
   tessera_clocks_retire(c.get(), 0, 5);                        // at 10

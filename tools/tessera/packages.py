@@ -103,7 +103,7 @@ def setup():
 
 
 def install_if_missing(package):
-    """One more package, for one command (figures' heaptrack)."""
+    """One more package, for one command (figures' heaptrack, bench host's perf)."""
     if package not in installed([package]):
         install_as_root(["apt-get", "install", "-y", package])
 

@@ -37,6 +37,10 @@ void tessera_clocks_retire(TesseraClocks *c, uint32_t hart_index,
 /* Hart hart_index's modelled cycle count. */
 uint64_t tessera_clocks_now(const TesseraClocks *c, uint32_t hart_index);
 
+/* Instructions retired by every hart since the last reset (the run's count
+ * of guest instructions, for the host-time bench). */
+uint64_t tessera_clocks_retired_total(const TesseraClocks *c);
+
 /* Hart hart_index waited until cycle `until`: its clock moves there if it is
  * behind. Returns the cycles added (0 if the clock was already past). */
 uint64_t tessera_clocks_wait_until(TesseraClocks *c, uint32_t hart_index,

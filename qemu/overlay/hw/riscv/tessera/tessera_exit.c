@@ -40,6 +40,7 @@ static void tessera_exit_mmio_write(void *opaque, hwaddr addr, uint64_t value,
         trace_tessera_exit_end(tessera_hart_thread_id(hart), cycle, value,
                                code);
         tessera_console_flush_lines(s->console);
+        tessera_mailbox_run_ends();
         qemu_system_shutdown_request_with_code(
             code ? SHUTDOWN_CAUSE_GUEST_PANIC : SHUTDOWN_CAUSE_GUEST_SHUTDOWN,
             code);

@@ -214,11 +214,46 @@ static void tessera_mailbox_trace_counts(TesseraMailboxState *s)
     trace_tessera_mbox_host_counts(c.sent, c.received);
 }
 
+/* The run's totals, for the host-time bench (tests/bench/host.sh). */
+static void tessera_mailbox_trace_run_counts(TesseraMailboxState *s)
+{
+    TesseraMachineState *m = s->machine;
+    uint64_t messages = tessera_mailbox_host_counts(s->model).sent;
+
+    if (!trace_event_get_state_backends(TRACE_TESSERA_RUN_COUNTS)) {
+        return;
+    }
+    for (uint32_t b = 0; b < m->boards_x * m->boards_y; b++) {
+        messages += tessera_mailbox_board_counts(s->model, b).sent;
+    }
+    trace_tessera_run_counts(tessera_clocks_retired_total(m->time.clocks),
+                             s->csr_ops, messages);
+}
+
+void tessera_mailbox_run_ends(void)
+{
+    TesseraMailboxState *s = tessera_mbox;
+    int hart = tessera_current_hart_index();
+
+    if (!s || !s->model) {
+        return;
+    }
+    if (hart >= 0) {
+        tessera_time_now(hart); /* accounts the running hart's slice */
+    }
+    tessera_mailbox_trace_run_counts(s);
+    s->run_counts_traced = true;
+}
+
 static void tessera_mailbox_at_shutdown(Notifier *n, void *data)
 {
     TesseraMailboxState *s = container_of(n, TesseraMailboxState, shutdown);
 
     tessera_mailbox_trace_counts(s);
+    /* An end the guest did not make (a deadlock, a signal): counted now */
+    if (!s->run_counts_traced) {
+        tessera_mailbox_trace_run_counts(s);
+    }
 }
 
 static bool tessera_mailbox_to_host(void *opaque, uint32_t src,
@@ -294,6 +329,7 @@ static RISCVException tessera_mailbox_op(CPURISCVState *env, int csrno,
         }
         return RISCV_EXCP_NONE;
     }
+    s->csr_ops++;
     if (tessera_csr_is_mailbox_command(csrno) && write_mask == 0) {
         return RISCV_EXCP_NONE;
     }
@@ -498,6 +534,11 @@ static void tessera_mailbox_reset_hold(Object *obj, ResetType type)
     if (s->model) {
         /* The counts end the boot; the reset's own events start the next */
         tessera_mailbox_trace_counts(s);
+        if (!s->run_counts_traced) {
+            tessera_mailbox_trace_run_counts(s);
+        }
+        s->run_counts_traced = false;
+        s->csr_ops = 0;
         trace_tessera_mbox_reset();
         tessera_mailbox_reset(s->model);
     }

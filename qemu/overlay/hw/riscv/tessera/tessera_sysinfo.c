@@ -59,6 +59,7 @@ static void tessera_sysinfo_write_as(TesseraSysinfoState *s, uint32_t id,
     if (a.effect == TESSERA_EFFECT_END_RUN) {
         trace_tessera_sysinfo_exit(exit_code);
         tessera_console_flush_lines(s->console);
+        tessera_mailbox_run_ends();
         qemu_system_shutdown_request_with_code(
             exit_code ? SHUTDOWN_CAUSE_GUEST_PANIC
                       : SHUTDOWN_CAUSE_GUEST_SHUTDOWN, exit_code);

@@ -160,6 +160,8 @@ struct TesseraMailboxState {
     CharBackend hostlink;
     struct TesseraHostlinkParser *rx; /* frames from the host */
     Notifier shutdown;       /* traces the counters when the run ends */
+    uint64_t csr_ops;        /* the harts' mailbox CSR operations */
+    bool run_counts_traced;  /* the guest's end traced the boot's totals */
     bool host_closed;        /* the host link's connection is gone */
     bool host_finished;      /* the host said it has finished sending */
 };
@@ -223,6 +225,12 @@ void tessera_sysinfo_check_in_for(TesseraSysinfoState *s, uint32_t id,
  * the host has not said it has finished sending.
  */
 bool tessera_mailbox_host_may_send(TesseraMailboxState *s);
+/*
+ * The guest ends the run (exit device, last check-in): traces the boot's
+ * totals (tessera_run_counts) as of this instruction, before the harts that
+ * still run go on until QEMU stops them.
+ */
+void tessera_mailbox_run_ends(void);
 /* True if a frame from the host waits for room; *thread is its target. */
 bool tessera_mailbox_host_frame_held(TesseraMailboxState *s,
                                      uint32_t *thread);
