@@ -145,10 +145,10 @@ static void tessera_barrier_ctl_realize(DeviceState *dev, Error **errp)
     tessera_barrier = s;
     /* On no bus, so not reset with the bus tree: reset with the machine */
     qemu_register_resettable(OBJECT(dev));
-    riscv_set_csr_ops(TESSERA_CSR_BARRIER_COUNT,
-                      &tessera_barrier_ctl_csr_ops[0]);
-    riscv_set_csr_ops(TESSERA_CSR_BARRIER_ENTER,
-                      &tessera_barrier_ctl_csr_ops[1]);
+    tessera_register_csr(TESSERA_CSR_BARRIER_COUNT,
+                         &tessera_barrier_ctl_csr_ops[0]);
+    tessera_register_csr(TESSERA_CSR_BARRIER_ENTER,
+                         &tessera_barrier_ctl_csr_ops[1]);
 }
 
 /* No uid open, no count registered, nobody waiting. */

@@ -144,7 +144,7 @@ static void tessera_console_realize(DeviceState *dev, Error **errp)
     s->exit.notify = tessera_console_at_exit;
     qemu_add_exit_notifier(&s->exit);
     tessera_console_for_emit = s;
-    riscv_set_csr_ops(TESSERA_CSR_EMIT, &tessera_console_emit_ops);
+    tessera_register_csr(TESSERA_CSR_EMIT, &tessera_console_emit_ops);
 }
 
 static void tessera_console_unrealize(DeviceState *dev)

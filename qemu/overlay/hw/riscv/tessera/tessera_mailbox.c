@@ -518,7 +518,7 @@ static void tessera_mailbox_realize(DeviceState *dev, Error **errp)
         ops->name = g_ascii_strdown(tessera_mailbox_csrs[i].macro_suffix, -1);
         ops->predicate = tessera_csr_present;
         ops->op = tessera_mailbox_op;
-        riscv_set_csr_ops(tessera_mailbox_csrs[i].csrno, ops);
+        tessera_register_csr(tessera_mailbox_csrs[i].csrno, ops);
     }
 }
 

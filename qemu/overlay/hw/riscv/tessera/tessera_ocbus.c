@@ -156,7 +156,7 @@ static void tessera_ocbus_realize(DeviceState *dev, Error **errp)
                           TYPE_TESSERA_OCBUS, TESSERA_OCBUS_SIZE);
     sysbus_init_mmio(SYS_BUS_DEVICE(dev), &s->mmio);
     tessera_ocbus = s;
-    riscv_set_csr_ops(TESSERA_CSR_OCBUS_WAIT, &tessera_ocbus_csr_ops);
+    tessera_register_csr(TESSERA_CSR_OCBUS_WAIT, &tessera_ocbus_csr_ops);
 }
 
 /* Every line released, nobody waiting. */

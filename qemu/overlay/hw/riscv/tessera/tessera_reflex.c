@@ -144,7 +144,7 @@ static void tessera_reflex_realize(DeviceState *dev, Error **errp)
         ops->name = g_ascii_strdown(tessera_reflex_csrs[i].macro_suffix, -1);
         ops->predicate = tessera_csr_present;
         ops->op = tessera_reflex_op;
-        riscv_set_csr_ops(tessera_reflex_csrs[i].csrno, ops);
+        tessera_register_csr(tessera_reflex_csrs[i].csrno, ops);
     }
 }
 

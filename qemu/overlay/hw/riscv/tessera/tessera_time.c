@@ -91,6 +91,6 @@ void tessera_time_init(TesseraTime *t, uint32_t num_harts, uint32_t cpi)
     }
     tessera_clocks = t->clocks;
     icount_executed_hook = tessera_time_count;
-    riscv_set_csr_ops(TESSERA_CSR_CYCLE, &tessera_cycle_ops);
-    riscv_set_csr_ops(TESSERA_CSR_CYCLEH, &tessera_cycleh_ops);
+    tessera_register_csr(TESSERA_CSR_CYCLE, &tessera_cycle_ops);
+    tessera_register_csr(TESSERA_CSR_CYCLEH, &tessera_cycleh_ops);
 }

@@ -194,6 +194,13 @@ struct TesseraBarrierCtlState {
 /* CSR predicate of every Tessera CSR: present for every hart, any mode. */
 RISCVException tessera_csr_present(CPURISCVState *env, int csrno);
 
+/*
+ * Registers a device CSR: riscv_set_csr_ops(), and translated code chains
+ * past it (qemu/patches/0021-*), since no device operation changes what
+ * translation depends on.
+ */
+void tessera_register_csr(int csrno, riscv_csr_operations *ops);
+
 /* Modelled cycle count of a hart; exact for the running hart at a CSR. */
 uint64_t tessera_time_now(uint32_t hart);
 /* Moves a hart's clock forward to `cycles` (a wait that ended then). */
