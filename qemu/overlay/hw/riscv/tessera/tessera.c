@@ -127,16 +127,13 @@ void tessera_machine_kick_woken(TesseraMachineState *s)
         return;
     }
     s->any_woken = false;
-    if (!qemu_tcg_mttcg_enabled()) {
-        /* One round-robin thread runs every hart: one kick wakes it. */
-        qemu_cpu_kick(CPU(&s->harts[find_first_bit(s->woken,
-                                                   s->num_harts)]));
-        bitmap_zero(s->woken, s->num_harts);
-        return;
-    }
+    /*
+     * Every woken hart is kicked, also under the one round-robin thread:
+     * it passes idle harts by until they are kicked (qemu/patches/0022-*).
+     */
     for (hart = find_first_bit(s->woken, s->num_harts); hart < s->num_harts;
          hart = find_next_bit(s->woken, s->num_harts, hart + 1)) {
-        qemu_cpu_kick(CPU(&s->harts[hart]));
+        qemu_cpu_kick(&s->harts[hart].parent_obj);
         clear_bit(hart, s->woken);
     }
 }
