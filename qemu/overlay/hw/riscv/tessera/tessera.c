@@ -146,6 +146,7 @@ RISCVException tessera_csr_present(CPURISCVState *env, int csrno)
 void tessera_register_csr(int csrno, riscv_csr_operations *ops)
 {
     riscv_set_csr_ops(csrno, ops);
+    set_bit(csrno, riscv_csr_chained);
 }
 
 int tessera_current_hart_index(void)
