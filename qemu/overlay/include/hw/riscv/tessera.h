@@ -196,7 +196,7 @@ RISCVException tessera_csr_present(CPURISCVState *env, int csrno);
 
 /*
  * Registers a device CSR: riscv_set_csr_ops(), and translated code chains
- * past it (qemu/patches/0021-*), since no device operation changes what
+ * past it (qemu/patches/0023-*), since no device operation changes what
  * translation depends on.
  */
 void tessera_register_csr(int csrno, riscv_csr_operations *ops);
