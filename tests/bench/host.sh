@@ -145,14 +145,6 @@ fi
 
 # props <file>: its key=value lines, comments dropped, as one comma-joined argument.
 props() { sed 's/#.*//' "$1" | grep -v '^[[:space:]]*$' | paste -sd, -; }
-# harts <file>: the threads of the shape.
-harts() {
-    awk -F= '{ sub(/#.*/, "") } NF == 2 { v[$1] = $2 } END {
-        d["boards-x"] = 1; d["boards-y"] = 1; d["tiles-x"] = 2; d["tiles-y"] = 2
-        d["cores-per-tile"] = 1; d["threads-per-core"] = 4; n = 1
-        for (k in d) n *= (k in v) ? v[k] : d[k]
-        print n }' "$1"
-}
 cluster_props() {
     if [ "$quick" = 1 ]; then echo "$here/host/quick.props"
     else echo "${dirs[$1]}/sdk/share/tessera/boards/cluster-3x2.props"; fi

@@ -89,6 +89,16 @@ median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 # by_quick <full> <quick>: the first in a normal run, the second with TESSERA_BENCH_QUICK=1.
 by_quick() { if [ "$quick" = 1 ]; then echo "$2"; else echo "$1"; fi; }
 
+# harts <file>: the threads of a machine shape (a property file; the machine's defaults for
+# what it leaves out).
+harts() {
+    awk -F= '{ sub(/#.*/, "") } NF == 2 { v[$1] = $2 } END {
+        d["boards-x"] = 1; d["boards-y"] = 1; d["tiles-x"] = 2; d["tiles-y"] = 2
+        d["cores-per-tile"] = 1; d["threads-per-core"] = 4; n = 1
+        for (k in d) n *= (k in v) ? v[k] : d[k]
+        print n }' "$1"
+}
+
 # wrote <files...>: the closing line, naming the files where they land.
 wrote() {
     local f names=()

@@ -4,13 +4,19 @@
 // (code.v, data.v), checks every temperature against the host's reference, and prints one line:
 //
 //   heat <version> vertices V edges E steps S messages M cycles C host_s H
+//   heat-host peak_mib P
 //
 // messages and cycles are modelled (POLite's per-thread reports: every build must agree);
 // host_s is the emulator's run from boot to its exit, the graph's generation, placement and
-// check left out. The exit status is 0 only if every temperature equals the reference.
+// check left out; P is this program's peak resident memory. The exit status is 0 only if every
+// temperature equals the reference.
 //
-//   run <vertices> <steps>
+//   run <vertices> <steps> [<degree>]
+//
+// degree: edges per vertex besides the one to the next (tessera::graph::GeometricParams, 4 by
+// default), before each edge gets its reverse: a vertex has about 2 * (degree + 1) edges.
 #include <HostLink.h>
+#include <sys/resource.h>
 #include <POLite.h>
 
 #include <chrono>
@@ -86,6 +92,10 @@ int run(const tessera::graph::Graph& g, uint32_t steps) {
          HEAT_VERSION, g.vertices, g.edges.size(), totals.steps,
          static_cast<unsigned long long>(totals.sent),
          static_cast<unsigned long long>(totals.cycles), hostSeconds);
+  // This program's own peak resident memory (the graph, its placement, the reference).
+  struct rusage usage {};
+  getrusage(RUSAGE_SELF, &usage);
+  printf("heat-host peak_mib %.0f\n", static_cast<double>(usage.ru_maxrss) / 1024.0);
   if (wrong != 0 || results.results.size() != g.vertices) {
     fprintf(stderr, "heat: %u of %u temperatures differ from the reference or are missing\n",
             wrong + (g.vertices - static_cast<uint32_t>(results.results.size())), g.vertices);
@@ -97,12 +107,13 @@ int run(const tessera::graph::Graph& g, uint32_t steps) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 3) {
-    fprintf(stderr, "usage: run <vertices> <steps>\n");
+  if (argc != 3 && argc != 4) {
+    fprintf(stderr, "usage: run <vertices> <steps> [<degree>]\n");
     return 2;
   }
   tessera::graph::GeometricParams params;
   params.vertices = static_cast<uint32_t>(atoi(argv[1]));
+  if (argc == 4) params.degree = static_cast<uint32_t>(atoi(argv[3]));
   params.undirected = true;  // GALS needs every edge to have one back
   const uint32_t steps = static_cast<uint32_t>(atoi(argv[2]));
   const tessera::graph::Graph g = tessera::graph::geometric(params);
