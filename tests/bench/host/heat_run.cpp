@@ -16,8 +16,8 @@
 // degree: edges per vertex besides the one to the next (tessera::graph::GeometricParams, 4 by
 // default), before each edge gets its reverse: a vertex has about 2 * (degree + 1) edges.
 #include <HostLink.h>
-#include <sys/resource.h>
 #include <POLite.h>
+#include <sys/resource.h>
 
 #include <chrono>
 #include <cstdio>
