@@ -262,6 +262,14 @@ TesseraAccess tessera_mailbox_csr(TesseraMailbox *m, uint32_t hart_index,
     return tessera_access(r, out, at, NULL);
 }
 
+bool tessera_mailbox_csr_quick(TesseraMailbox *m, uint32_t hart_index,
+                               uint32_t csrno, uint32_t value, uint32_t *old)
+{
+    return hart_index < m->num_harts && m->host.event == NULL &&
+           tessera_mailbox_rules_quick_write(&m->threads[hart_index].regs,
+                                             csrno, value, old);
+}
+
 bool tessera_mailbox_peek_csr(const TesseraMailbox *m, uint32_t hart_index,
                               uint32_t csrno, uint32_t *value)
 {

@@ -738,6 +738,70 @@ TEST(MailboxFaults, OtherCsrsAndHartsAreNotTheMailboxs) {
   EXPECT_EQ(h.Done(0, TESSERA_CSR_MBOX_FAULT).value, 0u);
 }
 
+// The quick path (tessera_mailbox_csr_quick): what the full call would do, or nothing.
+TEST(MailboxQuick, ASendRegisterWriteIsTheFullCallsAndTouchesNothingElse) {
+  Harness h(kSmall);
+  uint32_t old = 0xdeadbeef;
+  struct Write {
+    uint32_t csr, value;
+  };
+  const Write writes[] = {{TESSERA_CSR_SEND_LEN, 3},
+                          {TESSERA_CSR_SEND_PTR, h.Slot(0, 2)},
+                          {TESSERA_CSR_MCAST_HI, 0x80000001u},
+                          {TESSERA_CSR_MCAST_LO, 0x6u}};
+  for (const Write& w : writes) {
+    uint32_t before = 0;
+    ASSERT_TRUE(tessera_mailbox_peek_csr(h.model(), 0, w.csr, &before));
+    ASSERT_TRUE(tessera_mailbox_csr_quick(h.model(), 0, w.csr, w.value, &old)) << w.csr;
+    EXPECT_EQ(old, before) << w.csr;
+    ASSERT_TRUE(tessera_mailbox_csr_quick(h.model(), 0, w.csr, w.value, &old));
+    EXPECT_EQ(old, w.value) << w.csr;
+    uint32_t shown = 0;
+    ASSERT_TRUE(tessera_mailbox_peek_csr(h.model(), 0, w.csr, &shown));
+    EXPECT_EQ(shown, w.value);
+  }
+  EXPECT_TRUE(h.wakes.empty());
+  EXPECT_EQ(h.Done(0, TESSERA_CSR_MBOX_FAULT).value, TESSERA_FAULT_NONE);
+  // The multicast it set up goes where the registers say.
+  h.GiveAll(1);
+  h.GiveAll(2);
+  ASSERT_TRUE(tessera_mailbox_csr_quick(h.model(), 0, TESSERA_CSR_SEND_PTR, h.Slot(0, 0), &old));
+  ASSERT_TRUE(tessera_mailbox_csr_quick(h.model(), 0, TESSERA_CSR_SEND_LEN, 0, &old));
+  ASSERT_TRUE(tessera_mailbox_csr_quick(h.model(), 0, TESSERA_CSR_MCAST_HI, 0, &old));
+  ASSERT_TRUE(tessera_mailbox_csr_quick(h.model(), 0, TESSERA_CSR_MCAST_LO, 0b110, &old));
+  h.Done(0, TESSERA_CSR_MCAST_SEND, 0);
+  EXPECT_EQ(tessera_mailbox_thread_counts(h.model(), 0).sent, 2u);  // a copy to each of the mask
+  EXPECT_EQ(h.Done(1, TESSERA_CSR_CAN_RECV, 0, 1000).value, 1u);
+  EXPECT_EQ(h.Done(2, TESSERA_CSR_CAN_RECV, 0, 1000).value, 1u);
+  EXPECT_EQ(h.Done(3, TESSERA_CSR_CAN_RECV, 0, 1000).value, 0u);
+}
+
+TEST(MailboxQuick, LeavesToTheFullCallFaultsOtherCsrsWaitsAndIdle) {
+  Harness h(kSmall);
+  uint32_t old = 0xdeadbeef;
+  h.Done(0, TESSERA_CSR_SEND_LEN, 2);
+  // A bad value: nothing written, and no fault recorded (the full call reports it).
+  EXPECT_FALSE(tessera_mailbox_csr_quick(h.model(), 0, TESSERA_CSR_SEND_LEN, 4, &old));
+  EXPECT_FALSE(tessera_mailbox_csr_quick(h.model(), 0, TESSERA_CSR_SEND_PTR, 0, &old));
+  EXPECT_EQ(h.Done(0, TESSERA_CSR_MBOX_FAULT).value, TESSERA_FAULT_NONE);
+  EXPECT_EQ(h.Done(0, TESSERA_CSR_SEND_LEN, 2).value, 2u);
+  // Anything but the four registers, and no hart.
+  for (const uint32_t csr :
+       {uint32_t{TESSERA_CSR_CAN_RECV}, uint32_t{TESSERA_CSR_FREE}, uint32_t{TESSERA_CSR_SEND},
+        uint32_t{TESSERA_CSR_WAIT_UNTIL}, uint32_t{TESSERA_CSR_MCAST_SEND}}) {
+    EXPECT_FALSE(tessera_mailbox_csr_quick(h.model(), 0, csr, 1, &old)) << csr;
+  }
+  EXPECT_FALSE(tessera_mailbox_csr_quick(h.model(), 16, TESSERA_CSR_SEND_LEN, 1, &old));
+  // A thread blocked in a wait, or in tinselIdle: the full call ends the wait or the idle call.
+  EXPECT_EQ(h.Csr(3, TESSERA_CSR_WAIT_UNTIL, TESSERA_WAIT_CAN_RECV).result,
+            TESSERA_ACCESS_BLOCKED);
+  EXPECT_FALSE(tessera_mailbox_csr_quick(h.model(), 3, TESSERA_CSR_SEND_LEN, 1, &old));
+  EXPECT_EQ(h.Csr(2, TESSERA_CSR_WAIT_UNTIL, TESSERA_WAIT_CAN_RECV | TESSERA_WAIT_IDLE).result,
+            TESSERA_ACCESS_BLOCKED);
+  EXPECT_FALSE(tessera_mailbox_csr_quick(h.model(), 2, TESSERA_CSR_MCAST_LO, 1, &old));
+  EXPECT_EQ(old, 0xdeadbeefu);
+}
+
 TEST(MailboxFaults, EveryFaultHasAName) {
   for (int f = TESSERA_FAULT_BAD_DESTINATION; f <= TESSERA_FAULT_BAD_WAIT; f++) {
     const std::string name = tessera_mailbox_fault_name(static_cast<TesseraMailboxFault>(f));

@@ -280,6 +280,18 @@ bool tessera_mailbox_can_send(const TesseraMailbox *m, uint32_t hart_index);
  * TESSERA_WAIT_IDLE_VOTE if it voted true). */
 uint32_t tessera_mailbox_waiting(const TesseraMailbox *m, uint32_t hart_index);
 
+/* The quick path of tessera_mailbox_csr, for a write of a register of the
+ * next send (SEND_LEN, SEND_PTR, MCAST_HI, MCAST_LO) that is valid, by a
+ * thread that is neither waiting nor in tinselIdle, with no event hook:
+ * writes it, puts the old value in *old and returns true, having touched
+ * nothing but that thread's registers, taken no time and woken no one (the
+ * full call would return DONE with the same value at `now`). False, having
+ * done nothing, for anything else: make the full call. A host may take
+ * this path without the lock it holds around the model's other entry
+ * points, as long as only the thread's own hart calls it. */
+bool tessera_mailbox_csr_quick(TesseraMailbox *m, uint32_t hart_index,
+                               uint32_t csrno, uint32_t value, uint32_t *old);
+
 /* What a debugger shows for mailbox CSR csrno of hart_index, with no
  * effect on anything: can-send and can-recv; the slot address RECV would
  * return (0 if no message waits); for WAIT_UNTIL the conditions the thread

@@ -421,6 +421,66 @@ static inline TesseraAccessStatus tessera_mailbox_rules_wait(
     return TESSERA_ACCESS_DONE;
 }
 
+/*
+ * A write of one of the registers of t's next send (SEND_LEN, SEND_PTR,
+ * MCAST_HI, MCAST_LO): the old value into *out, or the fault of a bad
+ * value (nothing written). False, having done nothing, for another CSR.
+ */
+static inline bool tessera_mailbox_rules_send_register(
+    TesseraMailboxRegs *t, uint32_t csrno, uint32_t value, uint32_t *out,
+    TesseraMailboxFault *f)
+{
+    uint32_t *reg;
+
+    switch (csrno) {
+    case TESSERA_CSR_SEND_LEN:
+        if (value >= TESSERA_MAX_FLITS) {
+            *f = TESSERA_FAULT_BAD_LENGTH;
+            return true;
+        }
+        reg = &t->send_len;
+        break;
+    case TESSERA_CSR_SEND_PTR:
+        if (tessera_mailbox_slot_number(value) < 0) {
+            *f = TESSERA_FAULT_BAD_SLOT;
+            return true;
+        }
+        reg = &t->send_ptr;
+        break;
+    case TESSERA_CSR_MCAST_HI:
+        reg = &t->mcast_hi;
+        break;
+    case TESSERA_CSR_MCAST_LO:
+        reg = &t->mcast_lo;
+        break;
+    default:
+        return false;
+    }
+    *out = *reg;
+    *reg = value;
+    return true;
+}
+
+/*
+ * The same write, when it is all that tessera_mailbox_rules_csr would do:
+ * the register is written and nothing else (no fault, no time, no
+ * tinselIdle to abandon, no wait to end). False, having done nothing,
+ * where the full rules must decide. A host may take this path without
+ * its locks and clocks (tessera_mailbox_csr_quick): it touches t alone.
+ */
+static inline bool tessera_mailbox_rules_quick_write(TesseraMailboxRegs *t,
+                                                     uint32_t csrno,
+                                                     uint32_t value,
+                                                     uint32_t *out)
+{
+    TesseraMailboxFault f = TESSERA_FAULT_NONE;
+
+    /* A bad value is a fault, which writes nothing: the full rules report it */
+    return t->idle == TESSERA_IDLE_NONE && t->wait_bits == 0 &&
+           tessera_mailbox_rules_send_register(t, csrno, value, out, &f) &&
+           f == TESSERA_FAULT_NONE;
+}
+
 /* One mailbox CSR of thread t; *out and *at hold the result on DONE. */
 static inline TesseraAccessStatus tessera_mailbox_rules_issue(
     const TesseraMailboxRulesOps *ops, void *ctx,
@@ -439,20 +499,10 @@ static inline TesseraAccessStatus tessera_mailbox_rules_issue(
         *out = t->recv.head != TESSERA_MAILBOX_NO_SLOT;
         break;
     case TESSERA_CSR_SEND_LEN:
-        if (value >= TESSERA_MAX_FLITS) {
-            *f = TESSERA_FAULT_BAD_LENGTH;
-            break;
-        }
-        *out = t->send_len;
-        t->send_len = value;
-        break;
     case TESSERA_CSR_SEND_PTR:
-        if (tessera_mailbox_slot_number(value) < 0) {
-            *f = TESSERA_FAULT_BAD_SLOT;
-            break;
-        }
-        *out = t->send_ptr;
-        t->send_ptr = value;
+    case TESSERA_CSR_MCAST_HI:
+    case TESSERA_CSR_MCAST_LO:
+        tessera_mailbox_rules_send_register(t, csrno, value, out, f);
         break;
     case TESSERA_CSR_SEND:
         *f = tessera_mailbox_rules_send(ops, ctx, t, value, now, at);
@@ -462,14 +512,6 @@ static inline TesseraAccessStatus tessera_mailbox_rules_issue(
         break;
     case TESSERA_CSR_WAIT_UNTIL:
         return tessera_mailbox_rules_wait(ops, ctx, t, value, now, out, at, f);
-    case TESSERA_CSR_MCAST_HI:
-        *out = t->mcast_hi;
-        t->mcast_hi = value;
-        break;
-    case TESSERA_CSR_MCAST_LO:
-        *out = t->mcast_lo;
-        t->mcast_lo = value;
-        break;
     case TESSERA_CSR_MCAST_SEND:
         *f = tessera_mailbox_rules_multicast(ops, ctx, tile, t, value, now, at);
         break;

@@ -333,6 +333,21 @@ static RISCVException tessera_mailbox_op(CPURISCVState *env, int csrno,
     if (tessera_csr_is_mailbox_command(csrno) && write_mask == 0) {
         return RISCV_EXCP_NONE;
     }
+    /*
+     * A valid write of a send register (length, pointer, multicast mask)
+     * touches this hart's registers alone: no lock, no clock. The BQL
+     * guards the model against the main loop (the host link), which never
+     * touches a running thread's send registers; only this thread runs
+     * this path. Its trace event wants the full path's resume time.
+     */
+    if (write_mask == UINT32_MAX &&
+        !trace_event_get_state_backends(TRACE_VERBOSE_TESSERA_MBOX_CSR) &&
+        tessera_mailbox_csr_quick(s->model, hart, csrno, value, &result)) {
+        if (ret_value) {
+            *ret_value = result;
+        }
+        return RISCV_EXCP_NONE;
+    }
 
     BQL_LOCK_GUARD();
     now = tessera_time_now(hart);
