@@ -29,8 +29,11 @@
 #                blocks and is retried counts again), and
 #   messages     messages sent, a multicast counting once per copy (the host's included): all
 #                three from the machine's trace event tessera_run_counts at its exit
-#                (docs/tracing.md); empty for a build whose QEMU has no such event
-#   guest_share  perf record (cpu-clock at 999 Hz) of one more run of the same workload: of
+#                (docs/tracing.md), in the extra run below, not in the timed ones (any trace
+#                event on costs the idle loop about 7% of its host time); empty for a build whose
+#                QEMU has no such event
+#   guest_share  perf record (cpu-clock at 999 Hz) of one more run of the same workload (the
+#                extra run, which also traces the counts; without perf, it runs plain): of
 #                the samples in the QEMU process, the share whose code is translated guest code
 #                (TCG's code buffer, which has no file behind it; QEMU's own code, its libraries
 #                and the kernel count as host), and the shares of the machine's code, the rest
@@ -153,7 +156,9 @@ cluster_props() {
 raw="$out_dir/host-runs.tsv"
 printf 'index\tworkload\tharts\tkind\thost_s\tguest_instr\tcsr_ops\tmessages\tprofile\tmodelled\n' >"$raw"
 
-# run <index> <workload> <time|perf>: one checked run; appends its row to host-runs.tsv.
+# run <index> <workload> <time|perf|count>: one checked run; appends its row to host-runs.tsv.
+# time: timed, nothing traced; perf: under perf record, with the counts; count: the counts alone
+# (where perf cannot run).
 run() {
     local i=$1 w=$2 kind=$3 label=${labels[$1]} progs="${dirs[$1]}/programs$quick_suffix"
     local sdk="${dirs[$1]}/sdk" counts="$root/counts$quick_suffix" perf_data="" shape out line
@@ -162,8 +167,10 @@ run() {
     [ -z "$perf_data" ] || rm -f "$perf_data" "$perf_data.old"
     rm -f "$counts"
     export BENCH_QEMU="$sdk/libexec/tessera/qemu-system-riscv32" BENCH_PERF="$perf_data"
+    # The counts come from the extra run: the trace event that gives them costs a timed run up to
+    # a tenth of its host time (the idle loop), and an older build has no such event.
     export BENCH_COUNTS=""
-    [ "${counts_of[$i]}" = 0 ] || BENCH_COUNTS="$counts"
+    [ "$kind" = time ] || [ "${counts_of[$i]}" = 0 ] || BENCH_COUNTS="$counts"
     shape=$(cluster_props "$i")
     start=$(date +%s.%N)
     case $w in
@@ -217,14 +224,12 @@ run() {
     printf '  %-10s %-12s %-5s %9.3f s  %s\n' "$w" "$label" "$kind" "$host_s" "$modelled"
 }
 
-echo "Runs (each workload $runs time(s) per build, interleaved$([ "$perf_ok" = 1 ] && echo ", then once under perf")):"
+echo "Runs (each workload $runs time(s) per build, interleaved, then once $([ "$perf_ok" = 1 ] && echo "under perf" || echo "more") for the counts):"
 for w in $workloads; do
     for ((r = 0; r < runs; r++)); do
         for i in "${!labels[@]}"; do run "$i" "$w" time; done
     done
-    if [ "$perf_ok" = 1 ]; then
-        for i in "${!labels[@]}"; do run "$i" "$w" perf; done
-    fi
+    for i in "${!labels[@]}"; do run "$i" "$w" "$([ "$perf_ok" = 1 ] && echo perf || echo count)"; done
 done
 
 labels_arg=$(IFS=,; echo "${labels[*]}")

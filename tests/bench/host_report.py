@@ -46,16 +46,18 @@ def main():
                      and r["kind"] == "time"]
             if not timed:
                 continue
-            profiled = [r for r in runs if r["index"] == str(i) and r["workload"] == w
-                        and r["kind"] == "perf"]
+            extra = [r for r in runs if r["index"] == str(i) and r["workload"] == w
+                     and r["kind"] in ("perf", "count")]
+            profiled = [r for r in extra if r["kind"] == "perf"]
             host_s = statistics.median(float(r["host_s"]) for r in timed)
-            # The machine's counts are modelled: every run of a build gives the same.
-            counts = {(r["guest_instr"], r["csr_ops"], r["messages"]) for r in timed + profiled}
+            # The machine's counts are modelled, from the run that traced them (not the timed
+            # ones): every run of a build gives the same.
+            counts = {(r["guest_instr"], r["csr_ops"], r["messages"]) for r in extra} or {("", "", "")}
             if len(counts) > 1:
                 notes.append(f"{w} on {label}: the machine's counts differ between runs "
                              f"({sorted(counts)}); the first is shown")
             instr, ops, msgs = (number(x) for x in sorted(counts)[0])
-            modelled = {r["modelled"] for r in timed + profiled}
+            modelled = {r["modelled"] for r in timed + extra}
             if len(modelled) > 1:
                 notes.append(f"{w} on {label}: the modelled results differ between runs")
             shares = profiled[0]["profile"].split()[1:] if profiled else []
