@@ -402,6 +402,20 @@ def scale(figures):
         "synchronisation: `idle_loop`, boot excluded. Boards of 1,024 threads from 1,024 harts.")
 
 
+@table("heat_large")
+def heat_large(figures):
+    r = one(figures.rows("heat_large.csv"), "heat_large")
+    return md(["vertices", "edges", "time steps", "boards", "harts", "emulator host s",
+               "whole run host s", "QEMU peak RSS, MiB", "host program peak RSS, MiB",
+               "messages", "modelled cycles"],
+              [[num(r["vertices"]), num(r["edges"]), r["steps"], r["boards"], num(r["harts"]),
+                num(r["host_s"], 1), num(r["total_s"], 1), num(r["qemu_peak_mib"]),
+                num(r["host_peak_mib"]), num(r["messages"]), num(r["cycles"])]]) + source(
+        figures, "heat_large", ["heat_large.csv"], " Synchronous heat, every temperature equal "
+        "to the host's reference; emulator: boot to exit; whole run: with the graph's generation, "
+        "METIS placement and check.")
+
+
 def barrier_best_software(rows, p, arrival):
     software = [r for r in where(rows, p=p, arrival=arrival)
                 if r["algorithm"] not in BARRIER_HARDWARE + ["auto", "delay-only"]]
