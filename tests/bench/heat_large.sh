@@ -24,7 +24,6 @@ degree=$(by_quick 49 4)
 steps=$(by_quick 16 2)
 root="$TESSERA_REPO/build/bench-host/tree"
 progs="$root/programs-large$(by_quick "" "-quick")"
-clean_env=(env -u TESSERA_QEMU -u TESSERA_REPO -u TESSERA_BENCH_OUT -u TESSERA_BENCH_QUICK)
 
 echo "Building the tree's SDK and heat_sync for the shape"
 checked "the tree's SDK" "${clean_env[@]}" "$TESSERA_REPO/tessera" sdk "$root/sdk" >/dev/null

@@ -84,8 +84,6 @@ for c in "${against[@]}"; do
     labels+=("${sha:0:10}") commits+=("${sha:0:10}") dirs+=("$root/${sha:0:10}")
 done
 
-# A child ./tessera sees none of this bench's settings: each build finds its own.
-clean_env=(env -u TESSERA_QEMU -u TESSERA_REPO -u TESSERA_BENCH_OUT -u TESSERA_BENCH_QUICK)
 
 # prepare <index>: the build's SDK and the bench's programs built against it.
 prepare() {

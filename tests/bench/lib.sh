@@ -86,6 +86,10 @@ median_seconds() {
 
 median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
+# "${clean_env[@]}" <command>: a child ./tessera (an SDK build) that sees none of the bench's
+# settings, so that each build finds its own.
+clean_env=(env -u TESSERA_QEMU -u TESSERA_REPO -u TESSERA_BENCH_OUT -u TESSERA_BENCH_QUICK)
+
 # by_quick <full> <quick>: the first in a normal run, the second with TESSERA_BENCH_QUICK=1.
 by_quick() { if [ "$quick" = 1 ]; then echo "$2"; else echo "$1"; fi; }
 
