@@ -9,9 +9,12 @@
 
 #if defined(__riscv) || defined(TINSEL) || defined(TESSERA_POLITE_DEVICE)
 #include "POLite/PThread.h"
+// Tinsel's device-side PDevice.h included <stdlib.h> up to release v0.8 (picolibc's, here).
+#include <stdlib.h>
 #else
 #include "POLite/PGraph.h"
 #include "POLite/PResults.h"
+#include "POLite/TinselIncludes.h"
 #endif
 
 #endif

@@ -13,10 +13,15 @@
 #ifndef TESSERA_POLITE_EDGELIST_H
 #define TESSERA_POLITE_EDGELIST_H
 
+// What Tinsel's EdgeList.h includes, so that programs relying on it (an assert in a Run.cpp that
+// includes only EdgeList.h and POLite.h) build: docs/tinsel.md, "Headers".
+#include <assert.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
+#include <fstream>
+#include <iostream>
 #include <vector>
 
 #include "tessera/graph/read.h"
