@@ -297,6 +297,39 @@ TEST(VertexPlacement, PolitePlacerChoosesWhenTheProgramDoesNot) {
   EXPECT_EQ(byProgram.placement.placer, Graph::Placer::Metis);
 }
 
+// GALS programs ask fanIn() (a vertex waits for that many messages a round) and need every edge
+// both ways: the first fanIn() on a graph with an edge that has no reverse warns, once.
+TEST(VertexGraph, FanInWarnsOnceWhenAnEdgeHasNoReverse) {
+  const TesseraShape shape = kShapes[0].shape;
+  using Graph = PGraph<SumDevice, SumState, None, SumMessage>;
+  Graph ring(MachineOf(shape)), twoWayRing(MachineOf(shape)), unasked(MachineOf(shape));
+  for (PDeviceId v = 0; v < 4; v++) {
+    ring.newDevice();
+    twoWayRing.newDevice();
+    unasked.newDevice();
+  }
+  for (PDeviceId v = 0; v < 4; v++) {
+    ring.addEdge(v, 0, (v + 1) % 4);
+    unasked.addEdge(v, 0, (v + 1) % 4);
+    twoWayRing.addEdge(v, 0, (v + 1) % 4);
+    twoWayRing.addEdge((v + 1) % 4, 0, v);
+  }
+  ring.addEdge(0, 0, 0);  // a self-loop is its own reverse
+  const std::string warning =
+      "PGraph: warning: fanIn() on a graph where 4 of 5 edges have no reverse edge; a GALS "
+      "program (one that waits for fanIn messages a round) then gives results that depend on "
+      "timing and placement: give it an undirected graph (tessera-graph convert --undirected)\n";
+
+  testing::internal::CaptureStderr();
+  for (PDeviceId v = 0; v < 4; v++) EXPECT_EQ(ring.fanIn(v), v == 0 ? 2u : 1u);
+  EXPECT_EQ(testing::internal::GetCapturedStderr(), warning);
+
+  testing::internal::CaptureStderr();
+  for (PDeviceId v = 0; v < 4; v++) EXPECT_EQ(twoWayRing.fanIn(v), 2u);
+  EXPECT_EQ(unasked.fanOut(0), 1u);
+  EXPECT_EQ(testing::internal::GetCapturedStderr(), "");
+}
+
 using VertexDeathTest = ::testing::Test;
 
 TEST_F(VertexDeathTest, BadGraphsAreRefusedWithTheirReason) {

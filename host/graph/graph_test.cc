@@ -1,6 +1,7 @@
 // The graph library: the geometric generator's promises (deterministic, connected, local, ids
 // that follow space), every reader error with its file and line, Matrix Market's variants, the
-// writer read back, Tinsel's EdgeList over it, and placement (balance, METIS against blocks).
+// writers read back (ours and Tinsel's format), reverse edges, Tinsel's EdgeList over them, and
+// placement (balance, METIS against blocks).
 #include <EdgeList.h>
 #include <gtest/gtest.h>
 
@@ -13,6 +14,7 @@
 #include "tessera/graph/geometric.h"
 #include "tessera/graph/place.h"
 #include "tessera/graph/read.h"
+#include "tessera/graph/reverse.h"
 
 namespace {
 
@@ -333,6 +335,43 @@ TEST(GraphFiles, TheWriterIsReadBackAndAMissingFileIsNamed) {
   remove(path.c_str());
   EXPECT_EQ(tessera::graph::readGraphFile("/no/such/graph").error,
             "/no/such/graph: No such file or directory");
+}
+
+TEST(GraphFiles, TinselsFormatIsBarePairsAndReadsBackWeighingOne) {
+  Graph g;
+  g.vertices = 3;
+  g.edges = {{0, 1, 5}, {2, 0, -3}};
+  const std::string text = tessera::graph::tinselEdgeListText(g);
+  EXPECT_EQ(text, "0 1\n2 0\n");
+  const auto r = tessera::graph::readEdgeList(text, "tinsel.txt");
+  ASSERT_TRUE(r.ok()) << r.error;
+  for (Edge& e : g.edges) e.weight = 1;
+  EXPECT_TRUE(SameEdges(g, r.graph));
+}
+
+TEST(ReverseEdges, CountedAndAddedOncePerMissingPair) {
+  Graph g;
+  g.vertices = 4;
+  g.edges = {{0, 1, 5}, {0, 1, 6}, {1, 2, 1}, {2, 1, 1}, {3, 3, 2}, {3, 0, 4}};
+  EXPECT_EQ(tessera::graph::edgesWithoutReverse(g), 3u);  // both 0 -> 1, and 3 -> 0
+  const Graph both = tessera::graph::withReverseEdges(g);
+  ASSERT_EQ(both.edges.size(), 8u);
+  EXPECT_TRUE(std::equal(g.edges.begin(), g.edges.end(), both.edges.begin(),
+                         [](const Edge& a, const Edge& b) {
+                           return a.from == b.from && a.to == b.to && a.weight == b.weight;
+                         }));
+  EXPECT_EQ(both.edges[6].from, 1u);
+  EXPECT_EQ(both.edges[6].to, 0u);
+  EXPECT_EQ(both.edges[6].weight, 5);  // the first edge it mirrors
+  EXPECT_EQ(both.edges[7].from, 0u);
+  EXPECT_EQ(both.edges[7].to, 3u);
+  EXPECT_EQ(tessera::graph::edgesWithoutReverse(both), 0u);
+
+  GeometricParams p;
+  p.vertices = 500;
+  EXPECT_GT(tessera::graph::edgesWithoutReverse(tessera::graph::geometric(p)), 0u);
+  p.undirected = true;
+  EXPECT_EQ(tessera::graph::edgesWithoutReverse(tessera::graph::geometric(p)), 0u);
 }
 
 TEST(TinselEdgeList, NeighbourListsAndFanOuts) {

@@ -207,4 +207,10 @@ std::string edgeListText(const Graph& g) {
   return out.str();
 }
 
+std::string tinselEdgeListText(const Graph& g) {
+  std::ostringstream out;
+  for (const Edge& e : g.edges) out << e.from << ' ' << e.to << '\n';
+  return out.str();
+}
+
 }  // namespace tessera::graph

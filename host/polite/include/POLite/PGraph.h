@@ -32,6 +32,7 @@
 
 #include "POLite/PDevice.h"
 #include "tessera/graph/place.h"
+#include "tessera/graph/reverse.h"
 #include "tessera/hw/regs.h"
 
 // A Tinsel program's config.h gives PGraph() its machine. POLite programs include POLite.h before
@@ -99,9 +100,12 @@ class PGraph {
     return n;
   }
 
-  // In-edges of a device, on every pin of every device.
+  // In-edges of a device, on every pin of every device. A program that asks is counting the
+  // messages of a round, as GALS programs do (docs/vertex-api.md); those need every edge both
+  // ways, so the first call on a graph where some edge has no reverse warns, once, on stderr.
   uint32_t fanIn(PDeviceId id) const {
     check(id, "fanIn");
+    if (!reverseWarned_) warnIfEdgesLackReverse();
     return fanIn_[id];
   }
 
@@ -238,6 +242,25 @@ class PGraph {
       fail(std::string(what) + ": device " + std::to_string(id) +
            " does not exist (the graph has " + std::to_string(numDevices) + ")");
     }
+  }
+
+  void warnIfEdgesLackReverse() const {
+    reverseWarned_ = true;
+    tessera::graph::Graph g;
+    g.vertices = numDevices;
+    for (PDeviceId d = 0; d < numDevices; d++) {
+      for (const auto& pin : edges_[d]) {
+        for (const Edge& e : pin) g.edges.push_back({d, e.to, 0});
+      }
+    }
+    const uint64_t missing = tessera::graph::edgesWithoutReverse(g);
+    if (missing == 0) return;
+    fprintf(stderr,
+            "PGraph: warning: fanIn() on a graph where %llu of %zu edges have no reverse edge; a "
+            "GALS program (one that waits for fanIn messages a round) then gives results that "
+            "depend on timing and placement: give it an undirected graph (tessera-graph convert "
+            "--undirected)\n",
+            static_cast<unsigned long long>(missing), g.edges.size());
   }
 
   void add(PDeviceId from, uint32_t pin, PDeviceId to, const E& label) {
@@ -451,6 +474,7 @@ class PGraph {
   bool mapped_ = false;
   std::vector<std::vector<std::vector<Edge>>> edges_;  // [device] -> [pin] -> edges
   std::vector<uint32_t> fanIn_;                        // [device] -> in-edges
+  mutable bool reverseWarned_ = false;                 // fanIn()'s check of reverse edges ran
   std::vector<Thread> threads_;
   std::vector<uint32_t> thread_of_;  // device -> index into threads_
   std::vector<PLocalDeviceId> local_of_;

@@ -2,7 +2,8 @@
 //
 //   edge lists     one edge per line, "src dst" or "src dst weight", ids from 0; lines that
 //                  start with # or % and blank lines are comments. The graph has max id + 1
-//                  vertices; an edge without a weight weighs 1. (Tinsel's edge files are this.)
+//                  vertices; an edge without a weight weighs 1. (Tinsel's edge files, plain
+//                  "src dst" lines, are this; tinselEdgeListText writes them.)
 //   Matrix Market  "%%MatrixMarket matrix coordinate <pattern|integer|real> <general|symmetric>",
 //                  % comments, "rows cols entries", then "i j [value]" from 1. The matrix must be
 //                  square: entry (i, j) is the edge i-1 -> j-1 with the value as its weight
@@ -34,6 +35,10 @@ ReadResult readGraphFile(const std::string& path);
 
 // "src dst weight" lines, with a comment line first.
 std::string edgeListText(const Graph& g);
+
+// Tinsel's format, which its EdgeList::read takes: "src dst" lines and nothing else (no comment,
+// no weights). readEdgeList reads it back, every edge weighing 1.
+std::string tinselEdgeListText(const Graph& g);
 
 }  // namespace tessera::graph
 
