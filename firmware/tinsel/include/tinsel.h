@@ -84,6 +84,17 @@
     TESSERA_TINSEL_UNAVAILABLE_("tinselAccId: Tessera has no custom accelerators (docs/tinsel.md)")
 /* clang-format on */
 
+/* Tinsel's POLite build compiles device code with -DTINSEL, and programs test it after including
+ * this header (#ifdef TINSEL around tinselCycleCount or tinselId calls); on the harts it is set. */
+#if defined(__riscv) && !defined(TINSEL)
+#define TINSEL 1
+#endif
+
+/* Tinsel's tinsel-interface.h defines INLINE, and programs use it for their own functions. */
+#ifndef INLINE
+#define INLINE inline __attribute__((always_inline))
+#endif
+
 /* ---- Message format: fixed, as on Tinsel --------------------------------------------------- */
 
 #ifndef TESSERA_TINSEL_CONFIG

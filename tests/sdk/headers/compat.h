@@ -13,6 +13,11 @@ struct CompatMessage {
   uint32_t from;
 };
 
+// Tinsel's headers define INLINE on both sides.
+INLINE uint32_t next(uint32_t seen) {
+  return seen + 1;
+}
+
 struct CompatDevice : PDevice<CompatState, None, CompatMessage> {
   void init() { *readyToSend = Pin(0); }
   void send(volatile CompatMessage* msg) {
@@ -22,7 +27,7 @@ struct CompatDevice : PDevice<CompatState, None, CompatMessage> {
   void recv(CompatMessage* msg, None* edge) {
     (void)msg;
     (void)edge;
-    s->seen++;
+    s->seen = next(s->seen);
   }
   bool step() { return false; }
   bool finish(volatile CompatMessage* msg) {

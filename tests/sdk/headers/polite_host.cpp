@@ -4,6 +4,10 @@
 // <omp.h>).
 #include "compat.h"
 
+#ifdef TINSEL
+#error "TINSEL is for device code only"
+#endif
+
 int main(int argc, char** argv) {
   (void)argv;
   struct timeval start;

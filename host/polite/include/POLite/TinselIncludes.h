@@ -25,6 +25,11 @@
 #include <omp.h>
 #endif
 
+// Tinsel's tinsel-interface.h, which its PDevice.h includes on the host too, defines INLINE.
+#ifndef INLINE
+#define INLINE inline __attribute__((always_inline))
+#endif
+
 // Tinsel's PGraph.h includes HostLink.h, so a program may include only POLite.h. HostLink.h needs
 // the program's config.h; a program without one (Tessera's unit tests) gets no HostLink here.
 #if __has_include(<config.h>)
