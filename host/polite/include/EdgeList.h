@@ -5,7 +5,7 @@
 //   net.read("graph.txt");                  // "src dst [weight]" lines (tessera/graph/read.h)
 //   net.numNodes, net.numEdges
 //   net.neighbours[v][0]                    // the out-degree of v, then its neighbours' ids
-//   net.neighbours[v][1 .. degree]
+//   net.neighbours[v][1 .. degree]          // in Tinsel's order: the file's, reversed
 //   net.minFanOut(), net.maxFanOut()
 //
 // A file that cannot be read or is malformed ends the program with one line,
@@ -49,10 +49,11 @@ struct EdgeList {
       rows_[v] = &storage_[at];
       at += 1 + degree[v];
     }
-    for (const auto& e : r.graph.edges) {
-      uint32_t* row = rows_[e.from];
-      row[1 + row[0]++] = e.to;
-    }
+    // Tinsel's reader fills each list from its end, so a vertex's neighbours come in the reverse
+    // of the file's order. Programs that draw a random number per edge in list order (the
+    // Izhikevich apps' weights) depend on it, so the same file gives Tinsel's results.
+    for (uint32_t v = 0; v < numNodes; v++) rows_[v][0] = degree[v];
+    for (const auto& e : r.graph.edges) rows_[e.from][degree[e.from]--] = e.to;
     neighbours = rows_.data();
   }
 
