@@ -6,7 +6,8 @@
 #   POLite.h) compiled for the host with its main renamed, registered under <name>, the image
 #   name HostLink::boot is given (its file name without .code.v/.elf; with one device program in
 #   the executable any name boots it). The device code sees <target>'s include directories (its
-#   config.h), TESSERA_TINSEL_CONFIG and TESSERA_POLITE_DEVICE, and <definition>s; DEPENDS names
+#   config.h), TESSERA_TINSEL_CONFIG and TESSERA_POLITE_DEVICE, and <definition>s; its printf,
+#   puts and putchar are tinsel.h's (to the console model), renamed; DEPENDS names
 #   targets to build first (the one writing that config.h). <target> gets the native HostLink.
 function(tessera_native_device_program target name source)
   cmake_parse_arguments(arg "" "" "DEFINITIONS;DEPENDS" ${ARGN})
@@ -14,7 +15,8 @@ function(tessera_native_device_program target name source)
   set(object ${target}_device_${id})
   add_library(${object} OBJECT ${source})
   target_compile_definitions(${object} PRIVATE main=tessera_native_main_${id}
-    TESSERA_TINSEL_CONFIG TESSERA_POLITE_DEVICE ${arg_DEFINITIONS})
+    ${TESSERA_NATIVE_DEVICE_DEFINITIONS} TESSERA_TINSEL_CONFIG TESSERA_POLITE_DEVICE
+    ${arg_DEFINITIONS})
   target_include_directories(${object} PRIVATE $<TARGET_PROPERTY:${target},INCLUDE_DIRECTORIES>)
   target_link_libraries(${object} PRIVATE tessera_vertex tessera_native_runtime)
   if(arg_DEPENDS)

@@ -41,9 +41,9 @@ class Fiber {
   bool finished_ = false;
 
   // Saved stack pointers (x86-64) or contexts (elsewhere).
-  void* fiber_sp_ = nullptr;
-  void* worker_sp_ = nullptr;
-  void* contexts_ = nullptr;  // ucontext_t[2], elsewhere
+  [[maybe_unused]] void* fiber_sp_ = nullptr;
+  [[maybe_unused]] void* worker_sp_ = nullptr;
+  [[maybe_unused]] void* contexts_ = nullptr;  // ucontext_t[2], elsewhere
 
   // AddressSanitizer's fake-stack handles and the worker's stack, across switches.
   void* fiber_fake_stack_ = nullptr;
