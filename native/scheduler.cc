@@ -17,6 +17,7 @@ SchedulerOptions SchedulerOptions::from_environment() {
   if (const char* k = getenv("TESSERA_NATIVE_STACK_KIB"); k && atoi(k) > 0) {
     options.stack_bytes = static_cast<size_t>(atoi(k)) << 10;
   }
+  options.print_stats = getenv("TESSERA_NATIVE_STATS") != nullptr;
   return options;
 }
 
@@ -71,7 +72,8 @@ std::optional<Scheduler::Failure> Scheduler::wait() {
   for (std::thread& w : workers_) {
     if (w.joinable()) w.join();
   }
-  if (getenv("TESSERA_NATIVE_STATS") && !tasks_.empty()) {
+  if (options_.print_stats && !tasks_.empty() && !stats_printed_ && live_ == 0) {
+    stats_printed_ = true;
     uint64_t accesses = 0;
     for (auto& t : tasks_) accesses += t->accesses;
     fprintf(stderr, "native: %zu harts, %llu resumes, %llu sleeps, %llu accesses\n", tasks_.size(),

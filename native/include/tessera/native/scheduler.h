@@ -1,8 +1,8 @@
 // Runs every hart of a host machine (boards/hosted) as a user-level fiber over a few worker
 // threads: native mode's harts (docs/native.md). It is the machine's HartSleeper: a hart that
 // blocks in a device switches to another runnable hart instead of blocking its worker, and is
-// queued again when the device wakes it. Harts are scheduled cooperatively, first in first out; a
-// hart that polls a register instead of sleeping gives way every `yield_every` accesses.
+// queued again when the device wakes it. Harts are scheduled cooperatively, earliest modelled time
+// first; a hart that polls a register instead of sleeping gives way every `yield_every` accesses.
 //
 //   Scheduler scheduler({.workers = 1});
 //   MachineParams params;  params.sleeper = &scheduler;  params.detect_deadlock = false;
@@ -37,7 +37,9 @@ struct SchedulerOptions {
   unsigned workers = 1;                    // worker threads
   size_t stack_bytes = size_t{256} << 10;  // per hart
   uint32_t yield_every = 4096;             // a polling hart gives way after this many accesses
-  // From the environment: TESSERA_NATIVE_WORKERS, TESSERA_NATIVE_STACK_KIB.
+  // From the environment: TESSERA_NATIVE_WORKERS, TESSERA_NATIVE_STACK_KIB; TESSERA_NATIVE_STATS=1
+  // prints the harts' resumes, sleeps and accesses on stderr when they have finished.
+  bool print_stats = false;
   static SchedulerOptions from_environment();
 };
 
@@ -110,6 +112,7 @@ class Scheduler final : public host::HartSleeper {
   uint32_t running_ = 0;  // harts on a worker now
   std::optional<Failure> failure_;
   std::atomic<uint64_t> resumes_{0}, sleeps_{0};
+  bool stats_printed_ = false;
 };
 
 }  // namespace tessera::native
