@@ -4,6 +4,7 @@
 
 #include "tessera/drivers/console.h"
 #include "tessera/drivers/sysinfo.h"
+#include "tessera/hal/dram.h"
 
 extern "C" void tessera_runtime_prepare_mailbox();  // firmware/tinsel/v2_start.cc
 
@@ -51,3 +52,9 @@ void run_device_program(DeviceMain main) {
 }
 
 }  // namespace tessera::native
+
+// tinsel.h's tinselHeapBase(): the start of the calling thread's partition, which native mode
+// keeps no thread-local block in (the firmware runtime's is after it).
+extern "C" void* tessera_heap_base() {
+  return tessera::hal::dram_pointer(tessera::drivers::Sysinfo().partition_base());
+}

@@ -170,6 +170,7 @@ void Scheduler::wake(uint32_t hart_index) {
 }
 
 void Scheduler::access(Hart& hart) {
+  if (hart.index() >= tasks_.size()) return;  // not started: no fiber to give way
   Task& t = *tasks_[hart.index()];
   if (++t.accesses >= t.give_way_at) {
     t.give_way_at = t.accesses + options_.yield_every;

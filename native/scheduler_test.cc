@@ -134,10 +134,12 @@ TEST(NativeSchedulerMemory, EachHartHasAPartitionOfItsBoardsDram) {
   FiberMachine run(1);
   run.scheduler.start(run.machine, [](tessera::host::Hart&) {
     *static_cast<volatile uint32_t*>(tinselHeapBaseSRAM()) = tinselId();
+    *static_cast<volatile uint32_t*>(tinselHeapBase()) = ~tinselId();
   });
   EXPECT_FALSE(run.scheduler.wait());
   for (const uint32_t id : run.machine.thread_ids()) {
     EXPECT_EQ(*static_cast<uint32_t*>(run.machine.partition_pointer(id, 8u << 10)), id);
+    EXPECT_EQ(*static_cast<uint32_t*>(run.machine.partition_pointer(id, 0)), ~id);
   }
 }
 
