@@ -74,11 +74,14 @@ void GuestErrors::record_thread(uint32_t thread_id, std::string_view reason) {
 
 uint32_t complete(Hart& hart, const TesseraAccess& access, const AccessSite& site,
                   GuestErrors* errors) {
+  if (access.status == TESSERA_ACCESS_DONE) {  // the common case, first and without a string
+    (void)hart.wait_until(access.resume_at);
+    return access.value;
+  }
   const std::string reason = access.error != nullptr ? access.error : "refused";
   switch (access.status) {
     case TESSERA_ACCESS_DONE:
-      (void)hart.wait_until(access.resume_at);
-      return access.value;
+      break;
     case TESSERA_ACCESS_GUEST_ERROR:
       if (errors == nullptr) {
         throw_bus_error(hart, reason + " (" + site.describe() + ")");

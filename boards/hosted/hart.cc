@@ -84,4 +84,10 @@ Hart* current_hart_or_null() {
   return current;
 }
 
+Hart* exchange_current_hart(Hart* hart) {
+  Hart* previous = current;
+  current = hart;
+  return previous;
+}
+
 }  // namespace tessera::host

@@ -32,8 +32,13 @@ void HartWaiters::wait(std::unique_lock<std::mutex>& lock, Hart& hart, BlockedOn
     machine_.declare_deadlock();
     lock.lock();
   }
+  HartSleeper* const sleeper = machine_.params().sleeper;
   while (!waiter.woken && !ended_ && !deadlock_report_) {
-    waiter.cv.wait(lock);
+    if (sleeper != nullptr) {
+      sleeper->sleep(hart, lock);
+    } else {
+      waiter.cv.wait(lock);
+    }
   }
   blocked_.erase(std::find(blocked_.begin(), blocked_.end(), hart.index()));
   (void)machine_.set_blocked(hart, BlockedOn::kNothing);
@@ -51,7 +56,7 @@ void HartWaiters::wake(uint32_t hart_index) {
   // No longer blocked from here on, although its thread has yet to run: the
   // deadlock detector must not count it.
   (void)machine_.set_blocked(machine_.hart_at(hart_index), BlockedOn::kNothing);
-  waiter.cv.notify_one();
+  notify(hart_index);
 }
 
 void HartWaiters::end(int code) {
@@ -79,9 +84,17 @@ void HartWaiters::deadlocked(const std::string& report) {
   notify_blocked();
 }
 
+void HartWaiters::notify(uint32_t hart_index) {
+  if (HartSleeper* sleeper = machine_.params().sleeper) {
+    sleeper->wake(hart_index);
+  } else {
+    waiters_[hart_index].cv.notify_one();
+  }
+}
+
 void HartWaiters::notify_blocked() {
   for (const uint32_t index : blocked_) {
-    waiters_[index].cv.notify_one();
+    notify(index);
   }
 }
 

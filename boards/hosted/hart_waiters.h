@@ -79,6 +79,8 @@ class HartWaiters {
   // Deadlock or MachineExit.
   void wait(std::unique_lock<std::mutex>& lock, Hart& hart, BlockedOn what);
   void notify_blocked();
+  // Wakes one hart's sleep: its condition variable, or the machine's HartSleeper.
+  void notify(uint32_t hart_index);
 
   Machine& machine_;
   std::mutex& mutex_;  // the device's

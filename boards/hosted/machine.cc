@@ -1,6 +1,9 @@
 #include "tessera/host/machine.h"
 
+#include <sys/mman.h>
+
 #include <algorithm>
+#include <new>
 #include <stdexcept>
 #include <thread>
 
@@ -62,6 +65,7 @@ Machine::Machine(const TesseraShape& shape, MachineParams params)
                                 std::to_string(TESSERA_LIMIT_cpi));
   }
   harts_.resize(count);
+  dram_.resize(size_t{shape_.boards_x} * shape_.boards_y);
   blocked_.assign(count, BlockedOn::kNothing);
   // Ids are dense except past boards_x in each board row; the host id is
   // the first id above them all.
@@ -156,6 +160,9 @@ Device& Machine::device_at(Hart& hart, uint32_t address, uint32_t& offset) {
 }
 
 uint32_t Machine::mmio_read32(Hart& hart, uint32_t address) {
+  if (params_.sleeper != nullptr) {
+    params_.sleeper->access(hart);
+  }
   hart.retire(1);
   uint32_t offset = 0;
   Device& device = device_at(hart, address, offset);
@@ -163,6 +170,9 @@ uint32_t Machine::mmio_read32(Hart& hart, uint32_t address) {
 }
 
 void Machine::mmio_write32(Hart& hart, uint32_t address, uint32_t value) {
+  if (params_.sleeper != nullptr) {
+    params_.sleeper->access(hart);
+  }
   hart.retire(1);
   uint32_t offset = 0;
   Device& device = device_at(hart, address, offset);
@@ -170,6 +180,9 @@ void Machine::mmio_write32(Hart& hart, uint32_t address, uint32_t value) {
 }
 
 Device& Machine::csr_device(Hart& hart, uint16_t csr) {
+  if (params_.sleeper != nullptr) {
+    params_.sleeper->access(hart);
+  }
   hart.retire(1);
   Device* device = csr < csr_map_.size() ? csr_map_[csr] : nullptr;
   if (device == nullptr) {
@@ -280,6 +293,43 @@ std::optional<int> Machine::exit_code() const {
 
 volatile void* Machine::scratch_pointer(Hart& hart, uint32_t bus_address) {
   return mailbox_->scratch_pointer(hart, bus_address);
+}
+
+void Machine::DramMapping::operator()(uint8_t* p) const {
+  munmap(p, size);
+}
+
+uint8_t* Machine::board_dram(uint32_t board_index) {
+  std::lock_guard lock(dram_mutex_);
+  auto& dram = dram_.at(board_index);
+  if (!dram) {
+    const size_t size = params_.dram_size;
+    void* p = mmap(nullptr, size, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) {
+      throw std::bad_alloc();
+    }
+    dram = std::unique_ptr<uint8_t, DramMapping>(static_cast<uint8_t*>(p), DramMapping{size});
+  }
+  return dram.get();
+}
+
+void* Machine::dram_pointer(Hart& hart, uint32_t bus_address) {
+  if (bus_address < TESSERA_DRAM_BASE || bus_address - TESSERA_DRAM_BASE >= params_.dram_size) {
+    throw_bus_error(hart, "dram_pointer: " + hex32(bus_address) + " is outside the board's DRAM");
+  }
+  const uint32_t board = hart.index() / tessera_threads_per_board(&shape_);
+  return board_dram(board) + (bus_address - TESSERA_DRAM_BASE);
+}
+
+void* Machine::partition_pointer(uint32_t thread_id, uint32_t offset) {
+  Hart& h = hart(thread_id);
+  if (offset >= params_.partition_size) {
+    throw std::out_of_range("tessera host: offset " + std::to_string(offset) +
+                            " is past the partition of thread " + hex32(thread_id));
+  }
+  const uint32_t base = tessera_partition_base(&shape_, thread_id, params_.partition_size);
+  return static_cast<uint8_t*>(dram_pointer(h, base)) + offset;
 }
 
 uint32_t Machine::scratch_bus_address(Hart& hart, const volatile void* pointer) {

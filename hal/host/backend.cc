@@ -1,6 +1,7 @@
 // The HAL host backend: the facades' CSR and MMIO accesses, sent to the
 // machine of the hart bound to the calling thread.
 #include "tessera/hal/backend/csr_backend.h"
+#include "tessera/hal/backend/dram_backend.h"
 #include "tessera/hal/backend/mmio_backend.h"
 #include "tessera/hal/backend/scratch_backend.h"
 #include "tessera/host/hart.h"
@@ -36,6 +37,11 @@ volatile void* scratch_pointer(uint32_t bus_address) {
 uint32_t scratch_bus_address(const volatile void* pointer) {
   host::Hart& hart = host::current_hart();
   return hart.machine().scratch_bus_address(hart, pointer);
+}
+
+void* dram_pointer(uint32_t bus_address) {
+  host::Hart& hart = host::current_hart();
+  return hart.machine().dram_pointer(hart, bus_address);
 }
 
 }  // namespace tessera::hal::backend

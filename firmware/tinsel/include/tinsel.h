@@ -41,8 +41,10 @@
 
 #ifdef __cplusplus
 #include "tessera/hal/csr.h"
+#include "tessera/hal/dram.h"
 #include "tessera/hal/mmio.h"
 #define TESSERA_TINSEL_CSR_READ_(csr) (::tessera::hal::csr_read<(csr)>())
+#define TESSERA_TINSEL_DRAM_(address) (::tessera::hal::dram_pointer(address))
 #define TESSERA_TINSEL_CSR_WRITE_(csr, value) (::tessera::hal::csr_write<(csr)>(value))
 #define TESSERA_TINSEL_SYSINFO_(reg) (::tessera::hal::mmio_read32(TESSERA_SYSINFO_BASE + (reg)))
 #define TESSERA_TINSEL_EXTERN_C_ extern "C"
@@ -52,6 +54,7 @@
 #define TESSERA_TINSEL_CSR_READ_(csr) TESSERA_HAL_CSR_READ(csr)
 #define TESSERA_TINSEL_CSR_WRITE_(csr, value) TESSERA_HAL_CSR_WRITE(csr, value)
 #define TESSERA_TINSEL_SYSINFO_(reg) tessera_hal_mmio_read32(TESSERA_SYSINFO_BASE + (reg))
+#define TESSERA_TINSEL_DRAM_(address) ((void *)(uintptr_t)(address))
 #define TESSERA_TINSEL_EXTERN_C_ extern
 #else
 #error "tinsel.h: C only on the target and the dev boards (the host backend is C++)"
@@ -420,8 +423,8 @@ static inline void *tinselHeapBase(void)
 
 static inline void *tinselHeapBaseSRAM(void)
 {
-    return (void *)(uintptr_t)(TESSERA_TINSEL_SYSINFO_(TESSERA_SYSINFO_PARTITION_BASE) +
-                               TESSERA_TINSEL_SYSINFO_(TESSERA_SYSINFO_PARTITION_SIZE) / 2);
+    return TESSERA_TINSEL_DRAM_(TESSERA_TINSEL_SYSINFO_(TESSERA_SYSINFO_PARTITION_BASE) +
+                                TESSERA_TINSEL_SYSINFO_(TESSERA_SYSINFO_PARTITION_SIZE) / 2);
 }
 
 /* ---- Performance counters (perf.cc) -------------------------------------------------------- */

@@ -92,4 +92,9 @@ Hart& current_hart();
 // The hart bound to the calling thread, or nullptr.
 Hart* current_hart_or_null();
 
+// For a scheduler of user-level fibers (native mode): the calling thread stands for `hart` (or
+// none) from now on, without binding it; returns the previous one. The scheduler sets it as it
+// switches to a hart's fiber, whose HartScope did the binding.
+Hart* exchange_current_hart(Hart* hart);
+
 }  // namespace tessera::host

@@ -22,6 +22,7 @@
 
 #include "tessera/host/device.h"
 #include "tessera/host/hart.h"
+#include "tessera/host/hart_sleeper.h"
 #include "tessera/hw/machine_params.h"
 #include "tessera/hw/regs.h"
 #include "tessera/models/clock.h"
@@ -97,6 +98,11 @@ struct MachineParams {
   // no timer. A test whose unbound thread wakes harts (inject, end_run) turns
   // detection off.
   bool detect_deadlock = true;
+
+  // How blocked harts sleep: null (the default) for harts that are host threads (a condition
+  // variable each); native mode's fiber scheduler otherwise (tessera/host/hart_sleeper.h). Not
+  // owned; it outlives the machine's runs.
+  HartSleeper* sleeper = nullptr;
 };
 
 // Thrown on a hart whose mailbox CSR faults: the real machine raises an
@@ -203,6 +209,13 @@ class Machine {
   // byte at bus_address (in the TESSERA_SCRATCH window), and back. Outside
   // it: std::logic_error. Prefer the hal::scratch_* facade in driver code.
   volatile void* scratch_pointer(Hart& hart, uint32_t bus_address);
+  // The byte at bus_address of `hart`'s board DRAM (TESSERA_DRAM_BASE, dram_size bytes), as host
+  // memory: where the hart's partition lives (tinselHeapBase, tinselHeapBaseSRAM). Each board has
+  // its own, zeroed at first. Outside it: std::logic_error. Prefer hal::dram_pointer.
+  void* dram_pointer(Hart& hart, uint32_t bus_address);
+  // The same for any thread, from outside the harts (a host program loading memory): the byte
+  // `offset` into the partition of thread `thread_id`. std::out_of_range past the partition.
+  void* partition_pointer(uint32_t thread_id, uint32_t offset);
   uint32_t scratch_bus_address(Hart& hart, const volatile void* pointer);
   // Messages threads sent to the host id that the host took, in order.
   std::vector<HostMessage> host_messages() const;
@@ -280,6 +293,7 @@ class Machine {
   void declare_deadlock();
 
   Device& device_at(Hart& hart, uint32_t address, uint32_t& offset);
+  uint8_t* board_dram(uint32_t board_index);
   // The device of a CSR access, the access retired; throws for no device.
   Device& csr_device(Hart& hart, uint16_t csr);
 
@@ -298,6 +312,14 @@ class Machine {
   BarrierCtlDevice* barrier_ = nullptr;
   OcbusDevice* ocbus_ = nullptr;
   ReflexDevice* reflex_ = nullptr;
+
+  // Each board's DRAM, mapped at first use (untouched pages cost nothing).
+  struct DramMapping {
+    void operator()(uint8_t* p) const;
+    size_t size;
+  };
+  std::mutex dram_mutex_;
+  std::vector<std::unique_ptr<uint8_t, DramMapping>> dram_;  // by dense board index
 
   mutable std::mutex exit_mutex_;
   std::optional<int> exit_code_;

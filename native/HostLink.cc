@@ -1,0 +1,447 @@
+// Tinsel's HostLink in native mode (docs/native.md): the same interface as the emulator's
+// (host/hostlink/tinsel/HostLink.cc), over a host machine (boards/hosted) in this process instead
+// of a QEMU process. The device program is linked into the host program (its main renamed,
+// tessera/native/device_program.h); boot() builds the machine of config.h's shape and loads the
+// threads' heaps, go() starts every hart as a fiber (tessera/native/scheduler.h). Messages to and
+// from the host go through the mailbox model's host port; console lines come from the console
+// model, as "x:y:c:t: text".
+#define TESSERA_HOSTLINK_LIBRARY
+#include "HostLink.h"
+
+#include <string.h>
+
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "tessera/host/machine.h"
+#include "tessera/hw/machine_params.h"
+#include "tessera/hw/regs.h"
+#include "tessera/native/device_program.h"
+#include "tessera/native/scheduler.h"
+
+namespace {
+
+using tessera::native::DeviceMain;
+
+constexpr uint32_t kBytesPerFlit = TESSERA_BYTES_PER_FLIT;
+constexpr uint32_t kBytesPerMsg = TESSERA_MAX_FLITS * TESSERA_BYTES_PER_FLIT;
+
+std::string hex(uint32_t x) {
+  char text[16];
+  snprintf(text, sizeof text, "%x", x);
+  return text;
+}
+
+[[noreturn]] void fail(const std::string& why, int status = EXIT_FAILURE) {
+  fflush(stdout);
+  fprintf(stderr, "HostLink: %s\n", why.c_str());
+  exit(status);
+}
+
+// The value of key in "key=value,key=value" (the last one wins), or fallback.
+std::string property(const std::string& properties, const std::string& key,
+                     const std::string& fallback) {
+  const std::string wanted = key + "=";
+  std::string value = fallback;
+  size_t at = 0;
+  while (at < properties.size()) {
+    const size_t end = std::min(properties.find(',', at), properties.size());
+    const std::string item = properties.substr(at, end - at);
+    if (item.compare(0, wanted.size(), wanted) == 0) value = item.substr(wanted.size());
+    at = end + 1;
+  }
+  return value;
+}
+
+uint32_t property(const std::string& properties, const std::string& key, uint32_t fallback) {
+  const std::string value = property(properties, key, std::string());
+  return value.empty() ? fallback : static_cast<uint32_t>(std::stoul(value));
+}
+
+struct Message {
+  uint32_t dest;  // of a buffered send
+  uint32_t flits;
+  uint8_t bytes[kBytesPerMsg];
+};
+
+}  // namespace
+
+struct HostLink::Machine {
+  TesseraShape shape{};
+  std::string properties;
+  uint32_t partition_bytes = 0;
+  bool booted = false;
+  bool started = false;
+  DeviceMain device_main = nullptr;
+  std::vector<Message> send_buffer;
+  struct Preload {
+    uint32_t thread_id;
+    std::string bytes;
+  };
+  std::vector<Preload> preload;
+
+  // Declared before the machine, which refers to it: destroyed after it.
+  std::optional<tessera::native::Scheduler> scheduler;
+  std::optional<tessera::host::Machine> machine;
+
+  std::mutex mutex;
+  std::condition_variable changed;
+  std::deque<Message> messages;
+  std::deque<std::string> lines;  // "x:y:c:t: text"
+
+  ~Machine() {
+    if (machine && started) {
+      machine->end_run(machine->exit_code().value_or(0));  // sleeping harts stop
+      (void)scheduler->wait();
+    }
+  }
+
+  // "x:y:c:t: " for a thread id.
+  std::string tinsel_prefix(uint32_t id) const {
+    const TesseraCoords c = tessera_coords(&shape, id);
+    const uint32_t core = ((c.tile_y << tessera_log2_ceil(shape.tiles_x) | c.tile_x)
+                           << tessera_log2_ceil(shape.cores_per_tile)) |
+                          c.core;
+    return std::to_string(c.board_x) + ":" + std::to_string(c.board_y) + ":" +
+           std::to_string(core) + ":" + std::to_string(c.thread) + ": ";
+  }
+
+  bool ended() const { return scheduler && started && scheduler->finished(); }
+
+  // Waits until pred() holds, or the harts have all finished or are stuck; true if pred() holds.
+  template <typename Pred>
+  bool wait_for(std::unique_lock<std::mutex>& lock, Pred pred) {
+    changed.wait(lock, [&] { return pred() || ended() || (started && scheduler->stuck()); });
+    return pred();
+  }
+
+  // The run's status once every hart has finished, with a hart's failure reported.
+  int status() {
+    if (const auto failure = scheduler->wait()) {
+      fflush(stdout);
+      fprintf(stderr, "HostLink: thread 0x%x stopped the machine: %s\n", failure->hart_id,
+              failure->what.c_str());
+    }
+    return machine->exit_code().value_or(1);
+  }
+
+  [[noreturn]] void ended_while(const std::string& doing) {
+    if (!ended()) {
+      fail("deadlock while " + doing +
+           ": every thread is asleep in the mailbox and nothing the host does can wake one "
+           "(native mode)");
+    }
+    const int code = status();
+    fail("the machine ended (status " + std::to_string(code) + ") while " + doing,
+         code == 0 ? EXIT_FAILURE : code);
+  }
+};
+
+HostLink::HostLink(HostLinkParams params, TesseraHostLinkBuild build)
+    : machine_(std::make_unique<Machine>()) {
+  Machine& m = *machine_;
+  m.properties = build.machine_properties;
+  if (const char* extra = getenv("TESSERA_HOSTLINK_PROPERTIES"); extra && *extra) {
+    for (const char* key :
+         {"boards-x", "boards-y", "tiles-x", "tiles-y", "cores-per-tile", "threads-per-core",
+          "partition-kib", "hostlink", "console-ids", "preload"}) {
+      if ((std::string(",") + extra).find(std::string(",") + key + "=") != std::string::npos) {
+        fail(std::string("TESSERA_HOSTLINK_PROPERTIES sets ") + key +
+             ", which the program's config.h or HostLink decides");
+      }
+    }
+    m.properties += std::string(",") + extra;
+  }
+  m.shape = TesseraShape{
+      property(m.properties, "boards-x", 1),       property(m.properties, "boards-y", 1),
+      property(m.properties, "tiles-x", 2),        property(m.properties, "tiles-y", 2),
+      property(m.properties, "cores-per-tile", 1), property(m.properties, "threads-per-core", 4)};
+  if (params.numBoxesX != 1 || params.numBoxesY != 1) {
+    fail(std::to_string(params.numBoxesX) + "x" + std::to_string(params.numBoxesY) +
+         " boxes requested, but this program was built for one box of " +
+         std::to_string(m.shape.boards_x) + "x" + std::to_string(m.shape.boards_y) +
+         " boards (config.h); build it for the whole mesh instead (docs/tinsel.md)");
+  }
+  meshXLen = static_cast<int>(m.shape.boards_x);
+  meshYLen = static_cast<int>(m.shape.boards_y);
+  m.partition_bytes = property(m.properties, "partition-kib", TESSERA_DEFAULT_partition_kib) << 10;
+}
+
+HostLink::~HostLink() = default;
+
+void HostLink::tesseraLoadHeapSRAM(uint32_t threadId, const void* data, uint32_t numBytes) {
+  Machine& m = *machine_;
+  if (m.booted)
+    fail("tesseraLoadHeapSRAM() after boot(): memory is loaded when the machine starts");
+  if (!tessera_thread_exists(&m.shape, threadId)) {
+    fail("tesseraLoadHeapSRAM(): thread 0x" + hex(threadId) + " is not in this machine");
+  }
+  const uint32_t heap = m.partition_bytes / 4;
+  if (numBytes > heap) {
+    fail("tesseraLoadHeapSRAM(): " + std::to_string(numBytes) + " bytes for thread 0x" +
+         hex(threadId) + ", but its heap holds " + std::to_string(heap) +
+         "; raise partition-kib in the shape");
+  }
+  m.preload.push_back({threadId, std::string(static_cast<const char*>(data), numBytes)});
+}
+
+void HostLink::boot(const char* codeFilename, const char* /*dataFilename*/) {
+  Machine& m = *machine_;
+  if (m.booted) fail("boot() called twice: one HostLink boots one machine");
+  m.booted = true;
+  std::string known;
+  m.device_main = tessera::native::find_device_program(codeFilename ? codeFilename : "", &known);
+  if (m.device_main == nullptr) {
+    fail(std::string("cannot boot '") + (codeFilename ? codeFilename : "") +
+         "': this native program has no device program of that name (it has " + known + ")");
+  }
+  tessera::host::MachineParams params;
+  const std::string& p = m.properties;
+  params.partition_size = m.partition_bytes;
+  params.clock_mhz = property(p, "clock-mhz", params.clock_mhz);
+  params.cpi = property(p, "cpi", params.cpi);
+  params.tile_hop_cycles = property(p, "tile-hop-cycles", params.tile_hop_cycles);
+  params.board_hop_cycles = property(p, "board-hop-cycles", params.board_hop_cycles);
+  params.buffer_flits = property(p, "buffer-flits", params.buffer_flits);
+  params.idle_master = property(p, "idle-master", std::string("origin")) == "centre"
+                           ? TESSERA_TERMDET_MASTER_CENTRE
+                           : TESSERA_TERMDET_MASTER_ORIGIN;
+  // The host can always send, so every hart asleep is no deadlock by itself: recv() and
+  // dumpStdOut() tell one apart (Scheduler::stuck).
+  params.detect_deadlock = false;
+  params.console_sink = [&m](const tessera::host::ConsoleLine& line) {
+    std::lock_guard lock(m.mutex);
+    m.lines.push_back(m.tinsel_prefix(line.hart_id) + line.text);
+    m.changed.notify_all();
+  };
+  params.host_sink = [&m](const tessera::host::HostMessage& message) {
+    Message copy{0, message.flits, {}};
+    memcpy(copy.bytes, message.bytes.data(),
+           std::min<size_t>(message.bytes.size(), sizeof copy.bytes));
+    std::lock_guard lock(m.mutex);
+    m.messages.push_back(copy);
+    m.changed.notify_all();
+    return true;
+  };
+  m.scheduler.emplace(tessera::native::SchedulerOptions::from_environment());
+  params.sleeper = &*m.scheduler;
+  try {
+    m.machine.emplace(m.shape, params);
+    for (const auto& load : m.preload) {
+      memcpy(m.machine->partition_pointer(load.thread_id, m.partition_bytes / 2), load.bytes.data(),
+             load.bytes.size());
+    }
+  } catch (const std::exception& e) {
+    fail(std::string("the machine did not start: ") + e.what());
+  }
+  m.preload.clear();
+  m.scheduler->on_change = [&m] {
+    std::lock_guard lock(m.mutex);
+    m.changed.notify_all();
+  };
+}
+
+void HostLink::go() {
+  Machine& m = *machine_;
+  if (!m.booted) fail("go() before boot()");
+  if (m.started) return;
+  const DeviceMain main = m.device_main;
+  {
+    std::lock_guard lock(m.mutex);
+    m.started = true;
+  }
+  m.scheduler->start(*m.machine,
+                     [main](tessera::host::Hart&) { tessera::native::run_device_program(main); });
+}
+
+namespace {
+
+bool inject(tessera::host::Machine& machine, uint32_t dest, uint32_t flits, const void* msg) {
+  return machine.inject(
+      dest, std::span<const uint8_t>(static_cast<const uint8_t*>(msg), flits * kBytesPerFlit), 0);
+}
+
+}  // namespace
+
+bool HostLink::send(uint32_t dest, uint32_t numFlits, void* msg, bool block) {
+  Machine& m = *machine_;
+  if (numFlits < 1 || numFlits > TESSERA_MAX_FLITS) {
+    fail("send() of " + std::to_string(numFlits) + " flits: a message is 1..4 flits");
+  }
+  if (!m.booted) fail("send() before boot()");
+  if (!tessera_thread_exists(&m.shape, dest)) {
+    fail("send() to thread 0x" + hex(dest) + ", which is not in this machine");
+  }
+  if (useSendBuffer) {
+    if (!block) fail("trySend() with useSendBuffer set: buffered sends are blocking only");
+    Message message{dest, numFlits, {}};
+    memcpy(message.bytes, msg, numFlits * kBytesPerFlit);
+    m.send_buffer.push_back(message);
+    return true;
+  }
+  // The network toward the thread is full: its harts drain it (a run that ended cannot).
+  while (!inject(*m.machine, dest, numFlits, msg)) {
+    if (!block) return false;
+    if (m.ended()) m.ended_while("send() waited for room");
+    std::this_thread::yield();
+  }
+  return true;
+}
+
+bool HostLink::trySend(uint32_t dest, uint32_t numFlits, void* msg) {
+  return send(dest, numFlits, msg, false);
+}
+
+void HostLink::flush() {
+  std::vector<Message> buffered;
+  buffered.swap(machine_->send_buffer);
+  const bool buffering = useSendBuffer;
+  useSendBuffer = false;
+  for (Message& message : buffered) (void)send(message.dest, message.flits, message.bytes);
+  useSendBuffer = buffering;
+}
+
+void HostLink::recv(void* msg) {
+  Machine& m = *machine_;
+  if (!m.booted) fail("recv() before boot()");
+  std::unique_lock lock(m.mutex);
+  if (!m.wait_for(lock, [&] { return !m.messages.empty(); })) {
+    lock.unlock();
+    m.ended_while("recv() waited for a message");
+  }
+  const Message message = m.messages.front();
+  m.messages.pop_front();
+  uint8_t bytes[kBytesPerMsg] = {};
+  memcpy(bytes, message.bytes, message.flits * kBytesPerFlit);
+  memcpy(msg, bytes, kBytesPerMsg);
+}
+
+bool HostLink::canRecv() {
+  Machine& m = *machine_;
+  std::lock_guard lock(m.mutex);
+  return !m.messages.empty();
+}
+
+void HostLink::recvMsg(void* msg, uint32_t numBytes) {
+  if (numBytes > kBytesPerMsg)
+    fail("recvMsg() of " + std::to_string(numBytes) + " bytes: at most 64");
+  uint8_t whole[kBytesPerMsg];
+  recv(whole);
+  memcpy(msg, whole, numBytes);
+}
+
+void HostLink::recvBulk(int numMsgs, void* msgs) {
+  for (int i = 0; i < numMsgs; i++) recv(static_cast<uint8_t*>(msgs) + i * kBytesPerMsg);
+}
+
+void HostLink::recvMsgs(int numMsgs, int msgSize, void* msgs) {
+  if (msgSize < 0 || msgSize > static_cast<int>(kBytesPerMsg)) {
+    fail("recvMsgs() of " + std::to_string(msgSize) + "-byte messages: 0..64 bytes each");
+  }
+  for (int i = 0; i < numMsgs; i++) {
+    recvMsg(static_cast<uint8_t*>(msgs) + i * msgSize, static_cast<uint32_t>(msgSize));
+  }
+}
+
+uint32_t HostLink::toAddr(uint32_t meshX, uint32_t meshY, uint32_t coreId, uint32_t threadId) {
+  const TesseraShape& s = machine_->shape;
+  const uint32_t core_bits = tessera_log2_ceil(s.cores_per_tile);
+  const uint32_t tile_x_bits = tessera_log2_ceil(s.tiles_x);
+  TesseraCoords c;
+  c.board_x = meshX;
+  c.board_y = meshY;
+  c.core = coreId & ((1u << core_bits) - 1);
+  c.tile_x = (coreId >> core_bits) & ((1u << tile_x_bits) - 1);
+  c.tile_y = coreId >> (core_bits + tile_x_bits);
+  c.thread = threadId;
+  return tessera_thread_id(&s, &c);
+}
+
+void HostLink::fromAddr(uint32_t addr, uint32_t* meshX, uint32_t* meshY, uint32_t* coreId,
+                        uint32_t* threadId) {
+  const TesseraShape& s = machine_->shape;
+  const TesseraCoords c = tessera_coords(&s, addr);
+  *meshX = c.board_x;
+  *meshY = c.board_y;
+  *coreId = ((c.tile_y << tessera_log2_ceil(s.tiles_x) | c.tile_x)
+             << tessera_log2_ceil(s.cores_per_tile)) |
+            c.core;
+  *threadId = c.thread;
+}
+
+static size_t print_lines(HostLink::Machine& m, FILE* outFile, size_t max) {
+  std::deque<std::string> lines;
+  {
+    std::lock_guard lock(m.mutex);
+    if (m.lines.size() <= max) {
+      lines.swap(m.lines);
+    } else {
+      lines.assign(m.lines.begin(), m.lines.begin() + static_cast<std::ptrdiff_t>(max));
+      m.lines.erase(m.lines.begin(), m.lines.begin() + static_cast<std::ptrdiff_t>(max));
+    }
+  }
+  for (const std::string& line : lines) fprintf(outFile, "%s\n", line.c_str());
+  if (!lines.empty()) fflush(outFile);
+  return lines.size();
+}
+
+bool HostLink::pollStdOut(FILE* outFile, uint32_t* lineCount) {
+  const size_t printed = print_lines(*machine_, outFile, SIZE_MAX);
+  if (lineCount != nullptr) *lineCount += static_cast<uint32_t>(printed);
+  return printed != 0;
+}
+
+bool HostLink::pollStdOut(FILE* outFile) {
+  return pollStdOut(outFile, nullptr);
+}
+
+bool HostLink::pollStdOut() {
+  return pollStdOut(stdout);
+}
+
+void HostLink::dumpStdOut(FILE* outFile) {
+  Machine& m = *machine_;
+  if (!m.booted) fail("dumpStdOut() before boot()");
+  if (!m.started) fail("dumpStdOut() before go(): the machine would never end");
+  while (true) {
+    pollStdOut(outFile);
+    std::unique_lock lock(m.mutex);
+    if (!m.wait_for(lock, [&] { return !m.lines.empty(); })) {
+      lock.unlock();
+      if (!m.ended()) m.ended_while("dumpStdOut() waited for the machine to end");
+      const int code = m.status();
+      pollStdOut(outFile);
+      if (code != 0) fail("the machine ended with status " + std::to_string(code), code);
+      return;
+    }
+  }
+}
+
+void HostLink::dumpStdOut() {
+  dumpStdOut(stdout);
+}
+
+void HostLink::dumpStdOut(FILE* outFile, uint32_t lines) {
+  Machine& m = *machine_;
+  if (!m.booted) fail("dumpStdOut() before boot()");
+  uint32_t count = 0;
+  while (count < lines) {
+    count += static_cast<uint32_t>(print_lines(m, outFile, lines - count));
+    if (count >= lines) break;
+    std::unique_lock lock(m.mutex);
+    if (!m.wait_for(lock, [&] { return !m.lines.empty(); })) {
+      lock.unlock();
+      count += static_cast<uint32_t>(print_lines(m, outFile, lines - count));
+      if (count < lines) {
+        m.ended_while("dumpStdOut() waited for line " + std::to_string(count + 1) + " of " +
+                      std::to_string(lines));
+      }
+    }
+  }
+}

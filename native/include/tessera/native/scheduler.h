@@ -1,0 +1,118 @@
+// Runs every hart of a host machine (boards/hosted) as a user-level fiber over a few worker
+// threads: native mode's harts (docs/native.md). It is the machine's HartSleeper: a hart that
+// blocks in a device switches to another runnable hart instead of blocking its worker, and is
+// queued again when the device wakes it. Harts are scheduled cooperatively, earliest modelled time
+// first; a hart that polls a register instead of sleeping gives way every `yield_every` accesses.
+//
+//   Scheduler scheduler({.workers = 1});
+//   MachineParams params;  params.sleeper = &scheduler;  params.detect_deadlock = false;
+//   Machine machine(shape, params);
+//   scheduler.start(machine, [](Hart& hart) { ... });  // returns at once
+//   scheduler.wait();                                    // every hart has finished
+#pragma once
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <exception>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <queue>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "tessera/host/hart_sleeper.h"
+#include "tessera/host/machine.h"
+#include "tessera/native/fiber.h"
+
+namespace tessera::native {
+
+struct SchedulerOptions {
+  unsigned workers = 1;                    // worker threads
+  size_t stack_bytes = size_t{256} << 10;  // per hart
+  uint32_t yield_every = 4096;             // a polling hart gives way after this many accesses
+  // From the environment: TESSERA_NATIVE_WORKERS, TESSERA_NATIVE_STACK_KIB; TESSERA_NATIVE_STATS=1
+  // prints the harts' resumes, sleeps and accesses on stderr when they have finished.
+  bool print_stats = false;
+  static SchedulerOptions from_environment();
+};
+
+class Scheduler final : public host::HartSleeper {
+ public:
+  explicit Scheduler(SchedulerOptions options = {});
+  ~Scheduler() override;  // waits for the workers
+  Scheduler(const Scheduler&) = delete;
+  Scheduler& operator=(const Scheduler&) = delete;
+
+  // Starts `program` on every hart of `machine` (whose params().sleeper is this), each in a
+  // HartScope of its own fiber, and the workers that run them. Once only.
+  void start(host::Machine& machine, std::function<void(host::Hart&)> program);
+  // Waits until every hart has finished. A hart that ended the run through the exit device
+  // stopped there; the first other exception of a hart ends the run (status 1), and is given
+  // back here as its hart id and text.
+  struct Failure {
+    uint32_t hart_id;
+    std::string what;
+  };
+  std::optional<Failure> wait();
+  // Every hart has finished.
+  bool finished() const;
+  // No hart is running or runnable, and some have not finished: they all sleep, and only
+  // something from outside (the host's messages) can wake one.
+  bool stuck() const;
+  // Called (on a worker) each time the harts finish or become stuck: a host waiting for them
+  // checks finished() and stuck(). Set before start().
+  std::function<void()> on_change;
+
+  // HartSleeper.
+  void sleep(host::Hart& hart, std::unique_lock<std::mutex>& lock) override;
+  void wake(uint32_t hart_index) override;
+  void access(host::Hart& hart) override;
+
+ private:
+  enum State : int { kRunnable, kRunning, kSleeping, kFinished };
+  struct Task {
+    host::Hart* hart = nullptr;
+    std::unique_ptr<Fiber> fiber;
+    std::atomic<int> state{kRunnable};
+    std::unique_lock<std::mutex>* unlock_after_switch = nullptr;  // set by sleep()
+    uint64_t accesses = 0;
+    uint64_t give_way_at = 0;  // gives way when accesses reach it
+  };
+
+  void work();
+  void push(Task* task);
+  void enqueue(Task* task);  // under mutex_
+
+  const SchedulerOptions options_;
+  host::Machine* machine_ = nullptr;
+  std::function<void(host::Hart&)> program_;
+  std::vector<std::unique_ptr<Task>> tasks_;  // by dense hart index
+  std::vector<std::thread> workers_;
+
+  mutable std::mutex mutex_;  // guards what follows
+  std::condition_variable runnable_;
+  struct Queued {
+    uint64_t cycles;
+    uint64_t sequence;
+    Task* task;
+    bool operator>(const Queued& other) const {
+      return cycles != other.cycles ? cycles > other.cycles : sequence > other.sequence;
+    }
+  };
+  std::priority_queue<Queued, std::vector<Queued>, std::greater<Queued>> queue_;  // runnable
+  uint64_t sequence_ = 0;
+  uint32_t live_ = 0;     // harts not finished
+  uint32_t running_ = 0;  // harts on a worker now
+  std::optional<Failure> failure_;
+  std::atomic<uint64_t> resumes_{0}, sleeps_{0};
+  bool stats_printed_ = false;
+};
+
+}  // namespace tessera::native

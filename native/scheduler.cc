@@ -1,0 +1,181 @@
+#include "tessera/native/scheduler.h"
+
+#include <cstdio>
+#include <cstdlib>
+
+namespace tessera::native {
+
+using host::Hart;
+using host::HartScope;
+using host::MachineExit;
+
+SchedulerOptions SchedulerOptions::from_environment() {
+  SchedulerOptions options;
+  if (const char* w = getenv("TESSERA_NATIVE_WORKERS"); w && atoi(w) > 0) {
+    options.workers = static_cast<unsigned>(atoi(w));
+  }
+  if (const char* k = getenv("TESSERA_NATIVE_STACK_KIB"); k && atoi(k) > 0) {
+    options.stack_bytes = static_cast<size_t>(atoi(k)) << 10;
+  }
+  options.print_stats = getenv("TESSERA_NATIVE_STATS") != nullptr;
+  return options;
+}
+
+Scheduler::Scheduler(SchedulerOptions options) : options_(options) {}
+
+Scheduler::~Scheduler() {
+  (void)wait();
+}
+
+void Scheduler::start(host::Machine& machine, std::function<void(Hart&)> program) {
+  machine_ = &machine;
+  program_ = std::move(program);
+  tasks_.reserve(machine.num_harts());
+  for (uint32_t i = 0; i < machine.num_harts(); i++) {
+    auto task = std::make_unique<Task>();
+    Task* t = task.get();
+    t->hart = &machine.hart_at(i);
+    t->give_way_at = options_.yield_every;
+    t->fiber = std::make_unique<Fiber>(
+        [this, t] {
+          try {
+            HartScope scope(*t->hart);
+            program_(*t->hart);
+          } catch (const MachineExit&) {
+            // The hart ended the run; the code is in the machine's exit_code().
+          } catch (const std::exception& e) {
+            {
+              std::lock_guard lock(mutex_);
+              if (!failure_) failure_ = Failure{t->hart->id(), e.what()};
+            }
+            machine_->end_run(1);  // as a trap ends a QEMU run
+          } catch (...) {
+            {
+              std::lock_guard lock(mutex_);
+              if (!failure_) failure_ = Failure{t->hart->id(), "an unknown exception"};
+            }
+            machine_->end_run(1);
+          }
+        },
+        options_.stack_bytes);
+    tasks_.push_back(std::move(task));
+  }
+  {
+    std::lock_guard lock(mutex_);
+    live_ = static_cast<uint32_t>(tasks_.size());
+    for (auto& t : tasks_) enqueue(t.get());
+  }
+  for (unsigned w = 0; w < options_.workers; w++) workers_.emplace_back([this] { work(); });
+}
+
+std::optional<Scheduler::Failure> Scheduler::wait() {
+  for (std::thread& w : workers_) {
+    if (w.joinable()) w.join();
+  }
+  if (options_.print_stats && !tasks_.empty() && !stats_printed_ && live_ == 0) {
+    stats_printed_ = true;
+    uint64_t accesses = 0;
+    for (auto& t : tasks_) accesses += t->accesses;
+    fprintf(stderr, "native: %zu harts, %llu resumes, %llu sleeps, %llu accesses\n", tasks_.size(),
+            (unsigned long long)resumes_.load(), (unsigned long long)sleeps_.load(),
+            (unsigned long long)accesses);
+  }
+  std::lock_guard lock(mutex_);
+  return failure_;
+}
+
+bool Scheduler::finished() const {
+  std::lock_guard lock(mutex_);
+  return !tasks_.empty() && live_ == 0;
+}
+
+bool Scheduler::stuck() const {
+  std::lock_guard lock(mutex_);
+  return live_ > 0 && running_ == 0 && queue_.empty();
+}
+
+void Scheduler::push(Task* task) {
+  {
+    std::lock_guard lock(mutex_);
+    enqueue(task);
+  }
+  runnable_.notify_one();
+}
+
+// Earliest modelled time first (then first queued): the harts keep near one another in modelled
+// time, as the emulator's round robin keeps them, so the network model sees sends roughly in time
+// order. A runnable hart's clock does not move: only its own fiber moves it.
+void Scheduler::enqueue(Task* task) {
+  queue_.push(Queued{task->hart->cycles(), sequence_++, task});
+}
+
+void Scheduler::work() {
+  std::unique_lock lock(mutex_);
+  for (;;) {
+    runnable_.wait(lock, [&] { return !queue_.empty() || live_ == 0; });
+    if (queue_.empty()) return;  // every hart has finished
+    Task* t = queue_.top().task;
+    queue_.pop();
+    running_++;
+    lock.unlock();
+
+    t->state.store(kRunning);
+    resumes_++;
+    (void)host::exchange_current_hart(t->hart);
+    t->fiber->resume();
+    (void)host::exchange_current_hart(nullptr);
+
+    bool changed = false;
+    if (t->fiber->finished()) {
+      t->state.store(kFinished);
+      lock.lock();
+      running_--;
+      changed = --live_ == 0;
+      if (changed) runnable_.notify_all();
+    } else if (std::unique_lock<std::mutex>* device = t->unlock_after_switch) {
+      // Asleep only now that it is off its stack: a wake under the device's lock finds it so.
+      t->unlock_after_switch = nullptr;
+      t->state.store(kSleeping);
+      device->unlock();
+      lock.lock();
+      running_--;
+    } else {  // gave way
+      t->state.store(kRunnable);
+      lock.lock();
+      running_--;
+      enqueue(t);
+    }
+    changed = changed || (live_ > 0 && running_ == 0 && queue_.empty());
+    if (changed && on_change) {
+      lock.unlock();
+      on_change();
+      lock.lock();
+    }
+  }
+}
+
+void Scheduler::sleep(Hart& hart, std::unique_lock<std::mutex>& lock) {
+  Task& t = *tasks_[hart.index()];
+  t.unlock_after_switch = &lock;
+  sleeps_++;
+  t.fiber->suspend();
+  lock.lock();
+}
+
+void Scheduler::wake(uint32_t hart_index) {
+  if (hart_index >= tasks_.size()) return;
+  Task& t = *tasks_[hart_index];
+  int sleeping = kSleeping;
+  if (t.state.compare_exchange_strong(sleeping, kRunnable)) push(&t);
+}
+
+void Scheduler::access(Hart& hart) {
+  if (hart.index() >= tasks_.size()) return;  // not started: no fiber to give way
+  Task& t = *tasks_[hart.index()];
+  if (++t.accesses >= t.give_way_at) {
+    t.give_way_at = t.accesses + options_.yield_every;
+    t.fiber->suspend();
+  }
+}
+
+}  // namespace tessera::native
