@@ -57,7 +57,7 @@ bool tessera_mailbox_can_recv(const TesseraMailbox *m, uint32_t hart_index)
 bool tessera_mailbox_can_send(const TesseraMailbox *m, uint32_t hart_index)
 {
     return hart_index < m->num_harts &&
-           m->threads[hart_index].outbound == NULL;
+           mbox_thread_can_send(&m->threads[hart_index]);
 }
 
 uint32_t tessera_mailbox_waiting(const TesseraMailbox *m, uint32_t hart_index)
@@ -135,6 +135,7 @@ static void mailbox_power_on(TesseraMailbox *m)
 
     m->host_blocked_head = MBOX_NO_HART;
     m->host_blocked_tail = MBOX_NO_HART;
+    m->outbox_count = 0;
     m->calling = MBOX_NO_HART;
     for (i = 0; i < m->num_tiles; i++) {
         uint32_t board = i / tiles_per_board, local = i % tiles_per_board;
@@ -278,6 +279,7 @@ void tessera_mailbox_free(TesseraMailbox *m)
     free(m->slot_src);
     free(m->links);
     free(m->boards);
+    free(m->outbox);
     tessera_termdet_free(m->td);
     free(m);
 }

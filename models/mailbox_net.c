@@ -7,6 +7,7 @@
  */
 #include "mailbox_internal.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 void mbox_report_wait(TesseraMailbox *m, MboxThread *t, uint64_t now)
@@ -118,15 +119,48 @@ bool mbox_tile_has_room(const TesseraMailbox *m, uint32_t tile,
 {
     const MboxTile *t = &m->tiles[tile];
 
-    return t->blocked_head == MBOX_NO_HART &&
+    return t->blocked_head == MBOX_NO_HART && t->edge_head == NULL &&
            t->buffer_used + flits <= m->cfg.buffer_flits;
 }
 
-/* Sends msg toward its tile now, or holds it in t's outbound register. */
+/* Whether msg waits for the exchange: windows, and it leaves its board. */
+static bool waits_for_exchange(const TesseraMailbox *m, uint32_t src_hart,
+                               const MboxMsg *msg)
+{
+    const TesseraShape *s = &m->cfg.shape;
+
+    return m->cfg.windows &&
+           msg->dest_tile / (s->tiles_x * s->tiles_y) !=
+               mbox_board_of(m, src_hart);
+}
+
+/* Keeps msg for the exchange at the end of the window. */
+static void mbox_outbox_push(TesseraMailbox *m, MboxMsg *msg)
+{
+    if (m->outbox_count == m->outbox_capacity) {
+        uint32_t n = m->outbox_capacity ? 2 * m->outbox_capacity : 64;
+        MboxMsg **grown = realloc(m->outbox, n * sizeof(*grown));
+
+        if (grown == NULL) {
+            abort(); /* as for message records: the model cannot go on */
+        }
+        m->outbox = grown;
+        m->outbox_capacity = n;
+    }
+    m->outbox[m->outbox_count++] = msg;
+}
+
+/* Sends msg toward its tile now, holds it in t's outbound register until
+ * there is room, or keeps it for the window's exchange (another board). */
 void mbox_send_to_tile(TesseraMailbox *m, MboxThread *t, MboxMsg *msg)
 {
     MboxTile *tile = &m->tiles[msg->dest_tile];
+    uint32_t hart = mbox_thread_hart(m, t);
 
+    if (waits_for_exchange(m, hart, msg)) {
+        mbox_outbox_push(m, msg);
+        return;
+    }
     if (mbox_tile_has_room(m, msg->dest_tile, msg->flits)) {
         mbox_enter_network(m, msg, msg->sent_at);
         return;
@@ -136,12 +170,31 @@ void mbox_send_to_tile(TesseraMailbox *m, MboxThread *t, MboxMsg *msg)
                         mbox_thread_hart(m, t));
 }
 
-/* Room appeared toward `tile` at modelled time `at`: blocked senders enter
- * in FIFO order while they fit, then the host hears about it. */
+/* Room appeared toward `tile` at modelled time `at`: messages from other
+ * boards that found none at the exchange enter first, then blocked senders,
+ * in FIFO order while they fit; then the host hears about it. */
 void mbox_admit_blocked(TesseraMailbox *m, uint32_t tile, uint64_t at)
 {
     MboxTile *tl = &m->tiles[tile];
 
+    while (tl->edge_head != NULL) {
+        MboxMsg *msg = tl->edge_head;
+        MboxThread *s = &m->threads[msg->src_hart];
+        uint64_t depart = mbox_max_u64(msg->sent_at, at);
+
+        if (tl->buffer_used + msg->flits > m->cfg.buffer_flits) {
+            return;
+        }
+        tl->edge_head = msg->next_at_edge;
+        if (tl->edge_head == NULL) {
+            tl->edge_tail = NULL;
+        }
+        mbox_enter_network(m, msg, depart);
+        if (--s->at_edge == 0) {
+            s->send_ready = mbox_max_u64(s->send_ready, depart);
+            mbox_wake(m, s, TESSERA_WAIT_CAN_SEND);
+        }
+    }
     while (tl->blocked_head != MBOX_NO_HART) {
         MboxThread *s = &m->threads[tl->blocked_head];
         MboxMsg *msg = s->outbound;
@@ -163,4 +216,56 @@ void mbox_admit_blocked(TesseraMailbox *m, uint32_t tile, uint64_t at)
             m->host.inject_ready(m->host.opaque);
         }
     }
+}
+
+
+/* ---- the exchange at the end of a window -------------------------------- */
+
+/* Send time, then sending hart, then issue order: modelled facts only. */
+static int outbox_order(const void *a, const void *b)
+{
+    const MboxMsg *x = *(MboxMsg *const *)a, *y = *(MboxMsg *const *)b;
+
+    if (x->sent_at != y->sent_at) {
+        return x->sent_at < y->sent_at ? -1 : 1;
+    }
+    if (x->src_hart != y->src_hart) {
+        return x->src_hart < y->src_hart ? -1 : 1;
+    }
+    return x->id < y->id ? -1 : x->id > y->id;
+}
+
+uint32_t tessera_mailbox_outbox_count(const TesseraMailbox *m)
+{
+    return m->outbox_count;
+}
+
+uint32_t tessera_mailbox_exchange(TesseraMailbox *m)
+{
+    uint32_t n = m->outbox_count, i;
+
+    if (n == 0) {
+        return 0;
+    }
+    m->outbox_count = 0;
+    qsort(m->outbox, n, sizeof(*m->outbox), outbox_order);
+    for (i = 0; i < n; i++) {
+        MboxMsg *msg = m->outbox[i];
+        MboxTile *tile = &m->tiles[msg->dest_tile];
+
+        if (mbox_tile_has_room(m, msg->dest_tile, msg->flits)) {
+            mbox_enter_network(m, msg, msg->sent_at);
+            continue;
+        }
+        /* Waits for room at the edge; its sender may not send meanwhile */
+        msg->next_at_edge = NULL;
+        if (tile->edge_tail != NULL) {
+            tile->edge_tail->next_at_edge = msg;
+        } else {
+            tile->edge_head = msg;
+        }
+        tile->edge_tail = msg;
+        m->threads[msg->src_hart].at_edge++;
+    }
+    return n;
 }

@@ -91,6 +91,15 @@ typedef struct TesseraMailboxConfig {
      * there when its CSR returns BLOCKED and unblocks it when it wakes it,
      * when its next CSR does not block, and at reset. Not owned. */
     TesseraWaits *waits;
+    /*
+     * Time windows (docs/ranks.md): a message to another board waits at its
+     * board's edge until the host calls tessera_mailbox_exchange() at the end
+     * of the window it was sent in (its sender goes on); then it enters the
+     * network at its send time. Boards then interact only at exchanges, in an
+     * order that depends on modelled times alone, so a board's run does not
+     * depend on what else runs beside it. Off: it enters the network at once.
+     */
+    bool windows;
 } TesseraMailboxConfig;
 
 /*
@@ -224,6 +233,16 @@ void tessera_mailbox_reset(TesseraMailbox *m);
  * board's sends complete when phase 3 re-enables them (*resume_at). */
 TesseraAccess tessera_mailbox_csr(TesseraMailbox *m, uint32_t hart_index,
                                   uint32_t csrno, uint32_t value, uint64_t now);
+
+/* With windows: the messages to other boards held since the last exchange. */
+uint32_t tessera_mailbox_outbox_count(const TesseraMailbox *m);
+/* With windows, at the end of a window: every held message to another board
+ * enters the network at its send time, in order of (send time, sending
+ * hart, issue), as if it had been sent then. One that finds no room toward
+ * its mailbox waits at that mailbox's edge, ahead of the senders blocked
+ * there, and its sender cannot send (can-send 0) until all of its messages
+ * have entered. Returns how many were exchanged. */
+uint32_t tessera_mailbox_exchange(TesseraMailbox *m);
 
 
 /* Offers a message of `flits` flits (1..4) from the host, sent at modelled

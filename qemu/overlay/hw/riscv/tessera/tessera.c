@@ -760,6 +760,7 @@ static void tessera_machine_init(MachineState *machine)
     tessera_create_harts(s, entry);
     tessera_limit_dram_tlbs(s);
     tessera_connect_mswi(s);
+    tessera_windows_init(s);
     tessera_deadlock_init(s);
     trace_tessera_machine_init(s->boards_x, s->boards_y, s->tiles_x,
                                s->tiles_y, s->cores_per_tile,
@@ -912,6 +913,7 @@ static void tessera_machine_reset(MachineState *machine, ResetType type)
     bitmap_zero(s->woken, s->num_harts);
     s->any_woken = false;
     bitmap_zero(s->parked, s->num_harts);
+    tessera_windows_reset(s);
     tessera_waits_reset(s->waits);
     for (uint32_t t = 0; t < tiles; t++) {
         memset(memory_region_get_ram_ptr(&s->tiles[t].scratch), 0,
