@@ -487,7 +487,7 @@ static void tessera_mailbox_realize(DeviceState *dev, Error **errp)
         .buffer_flits = m->buffer_flits,
         .idle_master = m->idle_master,
         .waits = m->waits,
-        .windows = icount_enabled(),
+        .windows = m->windows_on,
     };
     TesseraMailboxHost host = {
         .opaque = s,

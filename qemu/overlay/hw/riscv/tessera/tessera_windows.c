@@ -27,6 +27,7 @@
 
 #include "qemu/osdep.h"
 #include "qemu/bitmap.h"
+#include "qemu/error-report.h"
 #include "hw/core/cpu.h"
 #include "system/cpu-timers.h"
 #include "hw/riscv/tessera.h"
@@ -42,14 +43,36 @@
 
 static TesseraMachineState *tessera_windows_machine;
 
+/* The group of boards a hart belongs to: boards split into equal runs. */
+static uint32_t tessera_windows_group(TesseraMachineState *s, uint32_t hart)
+{
+    uint32_t boards = s->boards_x * s->boards_y;
+    uint32_t board = hart / (s->num_harts / boards);
+
+    return (uint64_t)board * s->windows.groups / boards;
+}
+
 static int64_t tessera_windows_turn_budget(CPUState *cpu)
 {
     return WINDOW_TURN_INSTRUCTIONS;
 }
 
+bool tessera_windows_defer_wake(TesseraMachineState *s, uint32_t hart)
+{
+    TesseraWindows *w = &s->windows;
+
+    if (w->groups == 1 || tessera_windows_group(s, hart) == w->active) {
+        return false;
+    }
+    if (!test_and_set_bit(hart, w->held)) {
+        w->num_held++;
+    }
+    return true;
+}
+
 /* Holds the hart if its clock has passed the window's end. */
-static bool tessera_windows_hold_past_end(TesseraMachineState *s,
-                                          uint32_t hart, uint64_t now)
+static bool tessera_windows_hold_if(TesseraMachineState *s, uint32_t hart,
+                                    uint64_t now)
 {
     TesseraWindows *w = &s->windows;
 
@@ -66,7 +89,7 @@ static bool tessera_windows_hold_past_end(TesseraMachineState *s,
 
 bool tessera_windows_hold(TesseraMachineState *s, uint32_t hart, uint64_t now)
 {
-    if (!tessera_windows_hold_past_end(s, hart, now)) {
+    if (!tessera_windows_hold_if(s, hart, now)) {
         return false;
     }
     /* icount counts the instruction that ends the turn; it runs again */
@@ -84,9 +107,8 @@ static void tessera_windows_turn_end(CPUState *cpu)
         s->windows.refund = UINT32_MAX;
     }
     if (!cpu->halted) {
-        tessera_windows_hold_past_end(s, hart,
-                                      tessera_clocks_now(s->time.clocks,
-                                                         hart));
+        tessera_windows_hold_if(s, hart,
+                                tessera_clocks_now(s->time.clocks, hart));
     }
 }
 
@@ -97,22 +119,18 @@ bool tessera_windows_pending(TesseraMachineState *s)
             tessera_mailbox_outbox_count(s->mailbox->model) != 0);
 }
 
-/*
- * Every hart is idle: the window ends. Returns whether a hart got work.
- */
-static bool tessera_windows_all_idle(void)
+/* The window ends: messages between boards, then the next window. */
+static void tessera_windows_next(TesseraMachineState *s)
 {
-    TesseraMachineState *s = tessera_windows_machine;
     TesseraWindows *w = &s->windows;
-    uint32_t exchanged, released = 0;
+    uint32_t exchanged;
     unsigned long hart;
-    bool gave;
 
-    if (!tessera_windows_pending(s)) {
-        return false;
-    }
+    /* The first group runs first: the exchange's wakes of others wait */
+    w->active = 0;
     exchanged = tessera_mailbox_exchange(s->mailbox->model);
     w->end += w->length;
+    w->count++;
     if (!s->any_woken && w->num_held) {
         /* Nothing moves before the earliest held hart: its window is next */
         uint64_t earliest = UINT64_MAX;
@@ -126,17 +144,51 @@ static bool tessera_windows_all_idle(void)
             w->end = (earliest / w->length + 1) * w->length;
         }
     }
+    trace_tessera_window_end(w->count, exchanged, w->end);
+}
+
+/* Lets the running group's held harts go on up to the window's end. */
+static uint32_t tessera_windows_release(TesseraMachineState *s)
+{
+    TesseraWindows *w = &s->windows;
+    uint32_t released = 0;
+    unsigned long hart;
+
     for (hart = find_first_bit(w->held, s->num_harts); hart < s->num_harts;
          hart = find_next_bit(w->held, s->num_harts, hart + 1)) {
-        if (tessera_clocks_now(s->time.clocks, hart) < w->end) {
+        if (tessera_clocks_now(s->time.clocks, hart) < w->end &&
+            (w->groups == 1 || tessera_windows_group(s, hart) == w->active)) {
             clear_bit(hart, w->held);
             w->num_held--;
             released++;
-            tessera_machine_wake(s, hart);
+            s->harts[hart].parent_obj.halted = 0;
+            set_bit(hart, s->woken);
+            s->any_woken = true;
         }
     }
-    w->count++;
-    trace_tessera_window_end(w->count, exchanged, w->end, released);
+    return released;
+}
+
+/*
+ * Every hart is idle: the next group runs its part of the window, or the
+ * window ends. Returns whether a hart got work.
+ */
+static bool tessera_windows_all_idle(void)
+{
+    TesseraMachineState *s = tessera_windows_machine;
+    TesseraWindows *w = &s->windows;
+    bool gave;
+
+    if (!tessera_windows_pending(s)) {
+        return false;
+    }
+    do {
+        if (w->active + 1 < w->groups) {
+            w->active++;
+        } else {
+            tessera_windows_next(s);
+        }
+    } while (!tessera_windows_release(s) && !s->any_woken);
     gave = s->any_woken;
     tessera_machine_kick_woken(s);
     return gave;
@@ -147,21 +199,46 @@ void tessera_windows_reset(TesseraMachineState *s)
     TesseraWindows *w = &s->windows;
 
     w->end = w->length;
+    w->active = 0;
     w->count = 0;
     w->refund = UINT32_MAX;
     w->num_held = 0;
     bitmap_zero(w->held, s->num_harts);
+    /* Only the first group starts: the others wait for their turn */
+    for (uint32_t hart = 0; w->groups > 1 && hart < s->num_harts; hart++) {
+        if (tessera_windows_group(s, hart) != 0) {
+            set_bit(hart, w->held);
+            w->num_held++;
+            s->harts[hart].parent_obj.halted = 1;
+        }
+    }
 }
 
 void tessera_windows_init(TesseraMachineState *s)
 {
     TesseraWindows *w = &s->windows;
+    uint32_t boards = s->boards_x * s->boards_y;
 
     tessera_windows_machine = s;
-    w->on = icount_enabled();
+    if (s->window_groups == 0 || s->window_groups > boards) {
+        error_report("tessera: window-groups=%u: between 1 and the %u "
+                     "boards", s->window_groups, boards);
+        exit(1);
+    }
+    if (s->windows_on && !icount_enabled()) {
+        error_report("tessera: windows=on needs -icount (the deterministic "
+                     "mode)");
+        exit(1);
+    }
+    if (s->window_groups > 1 && !s->windows_on) {
+        error_report("tessera: window-groups=%u needs windows=on",
+                     s->window_groups);
+        exit(1);
+    }
+    w->on = s->windows_on;
+    w->groups = s->window_groups;
     w->length = s->board_hop_cycles;
     w->held = bitmap_new(s->num_harts);
-    tessera_windows_reset(s);
     if (w->on) {
         icount_turn_budget_hook = tessera_windows_turn_budget;
         icount_turn_end_hook = tessera_windows_turn_end;

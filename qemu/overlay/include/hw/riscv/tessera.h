@@ -70,6 +70,8 @@ typedef struct TesseraTime {
 /* Time windows (tessera_windows.c, docs/ranks.md); on under -icount. */
 typedef struct TesseraWindows {
     bool on;
+    uint32_t groups;         /* groups of boards taking turns (1: none) */
+    uint32_t active;         /* the group running its part of the window */
     uint64_t length;         /* cycles: board-hop-cycles */
     uint64_t end;            /* the window is [end - length, end) */
     unsigned long *held;     /* harts held until the window reaches them */
@@ -101,6 +103,8 @@ struct TesseraMachineState {
     int idle_master;         /* TesseraTermdetMaster */
     int deadlock;            /* TesseraDeadlockAction */
     bool console_ids;        /* console lines start with the thread id */
+    bool windows_on;         /* time windows (tessera_windows.c) */
+    uint32_t window_groups;  /* boards' groups taking turns in a window */
 
     TesseraShape shape;
     uint32_t num_harts;
@@ -285,6 +289,11 @@ void tessera_windows_reset(TesseraMachineState *s);
  */
 bool tessera_windows_hold(TesseraMachineState *s, uint32_t hart,
                           uint64_t now);
+/*
+ * With window groups: a wake of a hart whose group is not running is kept
+ * for its group's turn (returns true; the hart stays halted).
+ */
+bool tessera_windows_defer_wake(TesseraMachineState *s, uint32_t hart);
 /* A window has yet to end: held harts or messages between boards. */
 bool tessera_windows_pending(TesseraMachineState *s);
 
