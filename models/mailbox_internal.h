@@ -63,7 +63,6 @@ struct MboxMsg {
     uint64_t sent_at;     /* when its sender issued it */
     uint64_t arrival;     /* when it reached the destination mailbox */
     uint64_t id;          /* message id of the trace events */
-    MboxMsg *next_at_edge; /* in its mailbox's edge queue (windows) */
     uint8_t data[TESSERA_BYTES_PER_SLOT];
 };
 
@@ -83,7 +82,6 @@ typedef struct MboxThread {
     MboxMsg *outbound;       /* a send the network has not taken yet */
     uint32_t next_blocked;   /* FIFO of senders blocked on one mailbox */
     uint64_t send_ready;     /* when can-send last became true */
-    uint32_t at_edge;        /* its messages in edge queues (windows) */
     TesseraMailboxCounts counts;
     bool traced_block;       /* a BLOCK event awaits its RESUME */
 } MboxThread;
@@ -91,9 +89,6 @@ typedef struct MboxThread {
 typedef struct MboxTile {
     uint32_t buffer_used;    /* flits not yet delivered into a slot */
     uint32_t blocked_head, blocked_tail;
-    /* With windows: messages from other boards that found no room at the
-     * exchange, in order; they enter before blocked senders. */
-    MboxMsg *edge_head, *edge_tail;
     uint32_t pos[MBOX_AXES]; /* position in the global tile grid */
     bool host_waiting;       /* the host was refused here */
 } MboxTile;
@@ -132,9 +127,13 @@ struct TesseraMailbox {
     TesseraMailboxCounts *boards;
     TesseraMailboxCounts host_counts;
     uint32_t host_blocked_head, host_blocked_tail;
-    /* With windows: messages to other boards since the last exchange. */
+    /* With windows: messages at their board's egress, waiting for an
+     * exchange; flits each board holds there toward each mailbox; per
+     * board, senders whose message found no room there (next_blocked). */
     MboxMsg **outbox;
     uint32_t outbox_count, outbox_capacity;
+    uint16_t *egress_used;    /* [board * num_tiles + tile] */
+    uint32_t *egress_blocked_head, *egress_blocked_tail; /* [board] */
     MboxPool msgs, pendings;
     TesseraTermdet *td;       /* termination detection (tinselIdle) */
     uint32_t calling;         /* hart inside tessera_mailbox_csr */
@@ -161,11 +160,10 @@ static inline uint32_t mbox_popcount64(uint64_t x)
     return n;
 }
 
-/* Nothing of the thread's waits for room: its outbound register is free
- * and none of its messages waits at a mailbox's edge (windows). */
+/* The thread's outbound register is free. */
 static inline bool mbox_thread_can_send(const MboxThread *t)
 {
-    return t->outbound == NULL && t->at_edge == 0;
+    return t->outbound == NULL;
 }
 
 /* ---- ids, tiles, slots -------------------------------------------------- */

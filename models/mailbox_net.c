@@ -119,7 +119,7 @@ bool mbox_tile_has_room(const TesseraMailbox *m, uint32_t tile,
 {
     const MboxTile *t = &m->tiles[tile];
 
-    return t->blocked_head == MBOX_NO_HART && t->edge_head == NULL &&
+    return t->blocked_head == MBOX_NO_HART &&
            t->buffer_used + flits <= m->cfg.buffer_flits;
 }
 
@@ -150,6 +150,39 @@ static void mbox_outbox_push(TesseraMailbox *m, MboxMsg *msg)
     m->outbox[m->outbox_count++] = msg;
 }
 
+/* Flits board `board` holds at its egress toward tile `tile`. */
+static uint16_t *egress_used(TesseraMailbox *m, uint32_t board, uint32_t tile)
+{
+    return &m->egress_used[(size_t)board * m->num_tiles + tile];
+}
+
+static bool egress_has_room(TesseraMailbox *m, uint32_t board,
+                            const MboxMsg *msg)
+{
+    return *egress_used(m, board, msg->dest_tile) + msg->flits <=
+           m->cfg.buffer_flits;
+}
+
+/* msg leaves its board at the next exchange: into the board's egress if
+ * it holds buffer_flits or fewer toward that mailbox then, else it waits in
+ * its sender's outbound register. */
+static void mbox_send_to_egress(TesseraMailbox *m, MboxThread *t,
+                                MboxMsg *msg)
+{
+    uint32_t hart = mbox_thread_hart(m, t);
+    uint32_t board = mbox_board_of(m, hart);
+
+    if (m->egress_blocked_head[board] == MBOX_NO_HART &&
+        egress_has_room(m, board, msg)) {
+        *egress_used(m, board, msg->dest_tile) += msg->flits;
+        mbox_outbox_push(m, msg);
+        return;
+    }
+    t->outbound = msg;
+    mbox_hart_fifo_push(m, &m->egress_blocked_head[board],
+                        &m->egress_blocked_tail[board], hart);
+}
+
 /* Sends msg toward its tile now, holds it in t's outbound register until
  * there is room, or keeps it for the window's exchange (another board). */
 void mbox_send_to_tile(TesseraMailbox *m, MboxThread *t, MboxMsg *msg)
@@ -158,7 +191,7 @@ void mbox_send_to_tile(TesseraMailbox *m, MboxThread *t, MboxMsg *msg)
     uint32_t hart = mbox_thread_hart(m, t);
 
     if (waits_for_exchange(m, hart, msg)) {
-        mbox_outbox_push(m, msg);
+        mbox_send_to_egress(m, t, msg);
         return;
     }
     if (mbox_tile_has_room(m, msg->dest_tile, msg->flits)) {
@@ -170,31 +203,12 @@ void mbox_send_to_tile(TesseraMailbox *m, MboxThread *t, MboxMsg *msg)
                         mbox_thread_hart(m, t));
 }
 
-/* Room appeared toward `tile` at modelled time `at`: messages from other
- * boards that found none at the exchange enter first, then blocked senders,
- * in FIFO order while they fit; then the host hears about it. */
+/* Room appeared toward `tile` at modelled time `at`: blocked senders enter
+ * in FIFO order while they fit, then the host hears about it. */
 void mbox_admit_blocked(TesseraMailbox *m, uint32_t tile, uint64_t at)
 {
     MboxTile *tl = &m->tiles[tile];
 
-    while (tl->edge_head != NULL) {
-        MboxMsg *msg = tl->edge_head;
-        MboxThread *s = &m->threads[msg->src_hart];
-        uint64_t depart = mbox_max_u64(msg->sent_at, at);
-
-        if (tl->buffer_used + msg->flits > m->cfg.buffer_flits) {
-            return;
-        }
-        tl->edge_head = msg->next_at_edge;
-        if (tl->edge_head == NULL) {
-            tl->edge_tail = NULL;
-        }
-        mbox_enter_network(m, msg, depart);
-        if (--s->at_edge == 0) {
-            s->send_ready = mbox_max_u64(s->send_ready, depart);
-            mbox_wake(m, s, TESSERA_WAIT_CAN_SEND);
-        }
-    }
     while (tl->blocked_head != MBOX_NO_HART) {
         MboxThread *s = &m->threads[tl->blocked_head];
         MboxMsg *msg = s->outbound;
@@ -240,32 +254,61 @@ uint32_t tessera_mailbox_outbox_count(const TesseraMailbox *m)
     return m->outbox_count;
 }
 
-uint32_t tessera_mailbox_exchange(TesseraMailbox *m)
+/* Senders of `board` blocked at its egress whose message fits now enter
+ * it, in FIFO order (one that does not fit keeps its place). */
+static void admit_to_egress(TesseraMailbox *m, uint32_t board, uint64_t at)
 {
-    uint32_t n = m->outbox_count, i;
+    uint32_t *head = &m->egress_blocked_head[board];
+    uint32_t *tail = &m->egress_blocked_tail[board];
+    uint32_t keep_head = MBOX_NO_HART, keep_tail = MBOX_NO_HART;
 
-    if (n == 0) {
-        return 0;
-    }
-    m->outbox_count = 0;
-    qsort(m->outbox, n, sizeof(*m->outbox), outbox_order);
-    for (i = 0; i < n; i++) {
-        MboxMsg *msg = m->outbox[i];
-        MboxTile *tile = &m->tiles[msg->dest_tile];
+    while (*head != MBOX_NO_HART) {
+        uint32_t hart = mbox_hart_fifo_pop(m, head, tail);
+        MboxThread *t = &m->threads[hart];
+        MboxMsg *msg = t->outbound;
 
-        if (mbox_tile_has_room(m, msg->dest_tile, msg->flits)) {
-            mbox_enter_network(m, msg, msg->sent_at);
+        if (!egress_has_room(m, board, msg)) {
+            mbox_hart_fifo_push(m, &keep_head, &keep_tail, hart);
             continue;
         }
-        /* Waits for room at the edge; its sender may not send meanwhile */
-        msg->next_at_edge = NULL;
-        if (tile->edge_tail != NULL) {
-            tile->edge_tail->next_at_edge = msg;
-        } else {
-            tile->edge_head = msg;
-        }
-        tile->edge_tail = msg;
-        m->threads[msg->src_hart].at_edge++;
+        *egress_used(m, board, msg->dest_tile) += msg->flits;
+        msg->sent_at = mbox_max_u64(msg->sent_at, at);
+        t->outbound = NULL;
+        t->send_ready = msg->sent_at;
+        mbox_outbox_push(m, msg);
+        mbox_wake(m, t, TESSERA_WAIT_CAN_SEND);
     }
-    return n;
+    *head = keep_head;
+    *tail = keep_tail;
+}
+
+uint32_t tessera_mailbox_exchange(TesseraMailbox *m, uint64_t at)
+{
+    uint32_t n = m->outbox_count, entered = 0, i, board;
+    uint32_t boards = m->cfg.shape.boards_x * m->cfg.shape.boards_y;
+
+    m->outbox_count = 0;
+    if (n > 1) {
+        qsort(m->outbox, n, sizeof(*m->outbox), outbox_order);
+    }
+    for (i = 0; i < n; i++) {
+        MboxMsg *msg = m->outbox[i];
+
+        if (!mbox_tile_has_room(m, msg->dest_tile, msg->flits)) {
+            /* Stays at its egress; tries again at the next exchange */
+            msg->sent_at = mbox_max_u64(msg->sent_at, at);
+            m->outbox[m->outbox_count++] = msg;
+            continue;
+        }
+        *egress_used(m, mbox_board_of(m, msg->src_hart), msg->dest_tile) -=
+            msg->flits;
+        mbox_enter_network(m, msg, msg->sent_at);
+        entered++;
+    }
+    for (board = 0; board < boards; board++) {
+        if (m->egress_blocked_head[board] != MBOX_NO_HART) {
+            admit_to_egress(m, board, at);
+        }
+    }
+    return entered;
 }

@@ -288,7 +288,7 @@ TEST(MailboxWindows, AMessageToAnotherBoardWaitsForTheExchange) {
   ASSERT_EQ(h.Send(c, h.Id(c), 1, 6, 100).result, TESSERA_ACCESS_DONE);
   EXPECT_TRUE(tessera_mailbox_can_recv(h.model(), c));
 
-  EXPECT_EQ(tessera_mailbox_exchange(h.model()), 2u);
+  EXPECT_EQ(tessera_mailbox_exchange(h.model(), 150), 2u);
   EXPECT_EQ(tessera_mailbox_outbox_count(h.model()), 0u);
   uint64_t at = 0;
   EXPECT_EQ(h.RecvTag(b, 0, &at), 5u);
@@ -296,7 +296,7 @@ TEST(MailboxWindows, AMessageToAnotherBoardWaitsForTheExchange) {
   h.Done(b, TESSERA_CSR_FREE, h.last_recv, at);
   EXPECT_EQ(h.RecvTag(b, at, &at), 7u);
   EXPECT_EQ(at, 120 + latency);
-  EXPECT_EQ(tessera_mailbox_exchange(h.model()), 0u);
+  EXPECT_EQ(tessera_mailbox_exchange(h.model(), 150), 0u);
 }
 
 // The exchange enters messages by send time, then sending hart: what the receiver sees does not
@@ -314,7 +314,7 @@ TEST(MailboxWindows, TheExchangeOrderIsModelledTimeNotHostOrder) {
       EXPECT_EQ(h.Send(senders[k], h.Id(receiver), 1, 10 + k, times[k]).result,
                 TESSERA_ACCESS_DONE);
     }
-    EXPECT_EQ(tessera_mailbox_exchange(h.model()), 4u);
+    EXPECT_EQ(tessera_mailbox_exchange(h.model(), 150), 4u);
     std::vector<uint32_t> tags;
     uint64_t at = 0;
     for (uint32_t n = 0; n < 4; n++) {
@@ -328,30 +328,44 @@ TEST(MailboxWindows, TheExchangeOrderIsModelledTimeNotHostOrder) {
   EXPECT_EQ(run(true), expected);
 }
 
-// No room toward the mailbox at the exchange: the message waits at that mailbox's edge, ahead of
-// senders blocked there, and its sender cannot send until it has entered; nothing is lost.
-TEST(MailboxWindows, AnExchangeIntoAFullMailboxWaitsAtItsEdge) {
+// A board's egress holds buffer_flits toward each mailbox of another board: a send beyond that
+// waits in its sender's register, as for a full mailbox. A message that finds its mailbox full at
+// the exchange stays at the egress until the next one; nothing is lost, and a thread's can-send
+// changes only with its own sends and their admission.
+TEST(MailboxWindows, TheEgressHoldsBufferFlitsTowardEachMailbox) {
   Harness h(kSmall, 4, kTileHop, kL, true);
-  const uint32_t a = 0, b = 15, c = 14, d = 13;  // b, c, d share a tile on board 1
-  ASSERT_EQ(h.Send(c, h.Id(b), 4, 1, 10).result, TESSERA_ACCESS_DONE);  // fills its buffer
+  const uint32_t a = 0, b = 15, c = 14;  // a: board 0; b and c share a tile on board 1
+  ASSERT_EQ(h.Send(c, h.Id(b), 4, 1, 10).result, TESSERA_ACCESS_DONE);  // fills b's mailbox
   ASSERT_EQ(h.Send(a, h.Id(b), 1, 2, 20).result, TESSERA_ACCESS_DONE);
-  EXPECT_EQ(tessera_mailbox_exchange(h.model()), 1u);
+  EXPECT_TRUE(tessera_mailbox_can_send(h.model(), a));
+  EXPECT_EQ(tessera_mailbox_exchange(h.model(), 150), 0u);  // no room: stays at the egress
+  EXPECT_EQ(tessera_mailbox_outbox_count(h.model()), 1u);
+  EXPECT_TRUE(tessera_mailbox_can_send(h.model(), a));
+  ASSERT_EQ(h.Send(a, h.Id(b), 3, 3, 160).result, TESSERA_ACCESS_DONE);  // 1 + 3 = 4 flits
+  EXPECT_TRUE(tessera_mailbox_can_send(h.model(), a));
+  ASSERT_EQ(h.Send(a, h.Id(b), 1, 4, 170).result, TESSERA_ACCESS_DONE);  // beyond: waits
   EXPECT_FALSE(tessera_mailbox_can_send(h.model(), a));
-  EXPECT_EQ(h.Csr(a, TESSERA_CSR_WAIT_UNTIL, TESSERA_WAIT_CAN_SEND, 30).result,
+  EXPECT_EQ(h.Csr(a, TESSERA_CSR_WAIT_UNTIL, TESSERA_WAIT_CAN_SEND, 180).result,
             TESSERA_ACCESS_BLOCKED);
-  ASSERT_EQ(h.Send(d, h.Id(b), 1, 3, 25).result, TESSERA_ACCESS_DONE);  // blocked behind a's
-  EXPECT_FALSE(tessera_mailbox_can_send(h.model(), d));
-  h.wakes.clear();
+
   h.GiveAll(b);
   EXPECT_EQ(h.RecvTag(b), 1u);
-  EXPECT_EQ(h.wakes, std::vector<uint32_t>{a});  // d does not wait
-  EXPECT_TRUE(tessera_mailbox_can_send(h.model(), a));
-  EXPECT_TRUE(tessera_mailbox_can_send(h.model(), d));
-  // Both entered when room appeared; RECV takes them by arrival: d's crossed no board.
-  h.Done(b, TESSERA_CSR_FREE, h.last_recv);
-  EXPECT_EQ(h.RecvTag(b), 3u);
-  h.Done(b, TESSERA_CSR_FREE, h.last_recv);
-  EXPECT_EQ(h.RecvTag(b), 2u);
+  h.Done(b, TESSERA_CSR_FREE, h.last_recv, 200);  // room in b's mailbox again
+  h.wakes.clear();
+  EXPECT_EQ(tessera_mailbox_exchange(h.model(), 300), 2u);
+  EXPECT_EQ(h.wakes, std::vector<uint32_t>{a});  // its message is at the egress now
+  const CsrOutcome resumed = h.Done(a, TESSERA_CSR_WAIT_UNTIL, TESSERA_WAIT_CAN_SEND, 180);
+  EXPECT_EQ(resumed.resume_at, 300u);
+  EXPECT_EQ(tessera_mailbox_exchange(h.model(), 450), 1u);
+  EXPECT_EQ(tessera_mailbox_outbox_count(h.model()), 0u);
+  uint64_t at = 0;
+  EXPECT_EQ(h.RecvTag(b, 0, &at), 2u);
+  EXPECT_GE(at, 150u + kL);  // it left the egress at the exchange that found room
+  h.Done(b, TESSERA_CSR_FREE, h.last_recv, at);
+  EXPECT_EQ(h.RecvTag(b, at, &at), 3u);
+  h.Done(b, TESSERA_CSR_FREE, h.last_recv, at);
+  EXPECT_EQ(h.RecvTag(b, at, &at), 4u);
+  EXPECT_GE(at, 300u + kL);
 }
 
 // A reset forgets what waits for the exchange.
@@ -360,7 +374,7 @@ TEST(MailboxWindows, AResetEmptiesTheOutbox) {
   ASSERT_EQ(h.Send(0, h.Id(15), 1, 1, 10).result, TESSERA_ACCESS_DONE);
   tessera_mailbox_reset(h.model());
   EXPECT_EQ(tessera_mailbox_outbox_count(h.model()), 0u);
-  EXPECT_EQ(tessera_mailbox_exchange(h.model()), 0u);
+  EXPECT_EQ(tessera_mailbox_exchange(h.model(), 150), 0u);
   EXPECT_TRUE(tessera_mailbox_can_send(h.model(), 0));
 }
 

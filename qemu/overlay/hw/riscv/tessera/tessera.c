@@ -756,6 +756,7 @@ static void tessera_machine_init(MachineState *machine)
         error_report("tessera: out of memory for the wait registry");
         exit(1);
     }
+    tessera_windows_init(s);
     tessera_create_mailbox(s);
     tessera_create_ocbus(s);
     tessera_create_reflex(s);
@@ -763,7 +764,6 @@ static void tessera_machine_init(MachineState *machine)
     tessera_create_harts(s, entry);
     tessera_limit_dram_tlbs(s);
     tessera_connect_mswi(s);
-    tessera_windows_init(s);
     tessera_deadlock_init(s);
     trace_tessera_machine_init(s->boards_x, s->boards_y, s->tiles_x,
                                s->tiles_y, s->cores_per_tile,
@@ -852,14 +852,14 @@ static void tessera_set_console_ids(Object *obj, bool value, Error **errp)
     TESSERA_MACHINE(obj)->console_ids = value;
 }
 
-static bool tessera_get_windows(Object *obj, Error **errp)
+static int tessera_get_windows(Object *obj, Error **errp)
 {
-    return TESSERA_MACHINE(obj)->windows_on;
+    return TESSERA_MACHINE(obj)->windows_opt;
 }
 
-static void tessera_set_windows(Object *obj, bool value, Error **errp)
+static void tessera_set_windows(Object *obj, int value, Error **errp)
 {
-    TESSERA_MACHINE(obj)->windows_on = value;
+    TESSERA_MACHINE(obj)->windows_opt = value;
 }
 
 static void tessera_get_window_groups(Object *obj, Visitor *v,
@@ -919,6 +919,7 @@ static void tessera_machine_instance_init(Object *obj)
 
     s->deadlock = TESSERA_DEADLOCK_EXIT;
     s->window_groups = 1;
+    s->windows_opt = ON_OFF_AUTO_AUTO;
     for (size_t i = 0; i < ARRAY_SIZE(tessera_props); i++) {
         *tessera_prop_field(s, &tessera_props[i]) = tessera_props[i].dflt;
     }
@@ -1006,13 +1007,14 @@ static void tessera_machine_class_init(ObjectClass *oc, void *data)
     object_class_property_set_description(oc, "console-ids",
         "on: each console line starts with its thread id, \"0x<id>: \" "
         "(what HostLink reads); off (the default): the text alone");
-    object_class_property_add_bool(oc, "windows", tessera_get_windows,
+    object_class_property_add_enum(oc, "windows", "OnOffAuto",
+                                   &OnOffAuto_lookup, tessera_get_windows,
                                    tessera_set_windows);
     object_class_property_set_description(oc, "windows",
-        "on: time windows of board-hop-cycles; boards interact only at each "
+        "time windows of board-hop-cycles: boards interact only at each "
         "window's end, so modelled results do not depend on what else a "
-        "process runs (docs/ranks.md; needs -icount); off (the default): "
-        "messages between boards enter the network at once");
+        "process runs (docs/ranks.md); auto (the default): on under -icount; "
+        "off: messages between boards enter the network at once");
     object_class_property_add(oc, "window-groups", "uint32",
                               tessera_get_window_groups,
                               tessera_set_window_groups, NULL, NULL);

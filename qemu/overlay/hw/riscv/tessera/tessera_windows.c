@@ -128,7 +128,7 @@ static void tessera_windows_next(TesseraMachineState *s)
 
     /* The first group runs first: the exchange's wakes of others wait */
     w->active = 0;
-    exchanged = tessera_mailbox_exchange(s->mailbox->model);
+    exchanged = tessera_mailbox_exchange(s->mailbox->model, w->end);
     w->end += w->length;
     w->count++;
     if (!s->any_woken && w->num_held) {
@@ -225,11 +225,13 @@ void tessera_windows_init(TesseraMachineState *s)
                      "boards", s->window_groups, boards);
         exit(1);
     }
-    if (s->windows_on && !icount_enabled()) {
+    if (s->windows_opt == ON_OFF_AUTO_ON && !icount_enabled()) {
         error_report("tessera: windows=on needs -icount (the deterministic "
                      "mode)");
         exit(1);
     }
+    s->windows_on = s->windows_opt == ON_OFF_AUTO_ON ||
+                    (s->windows_opt == ON_OFF_AUTO_AUTO && icount_enabled());
     if (s->window_groups > 1 && !s->windows_on) {
         error_report("tessera: window-groups=%u needs windows=on",
                      s->window_groups);

@@ -8,6 +8,7 @@
 #ifndef HW_RISCV_TESSERA_H
 #define HW_RISCV_TESSERA_H
 
+#include "qapi/qapi-types-common.h"
 #include "hw/boards.h"
 #include "hw/sysbus.h"
 #include "chardev/char-fe.h"
@@ -103,7 +104,8 @@ struct TesseraMachineState {
     int idle_master;         /* TesseraTermdetMaster */
     int deadlock;            /* TesseraDeadlockAction */
     bool console_ids;        /* console lines start with the thread id */
-    bool windows_on;         /* time windows (tessera_windows.c) */
+    OnOffAuto windows_opt;   /* time windows (tessera_windows.c) */
+    bool windows_on;         /* ... as decided at machine init */
     uint32_t window_groups;  /* boards' groups taking turns in a window */
 
     TesseraShape shape;
