@@ -145,6 +145,9 @@ static void mailbox_power_on(TesseraMailbox *m)
 
         memset(m->egress_used, 0,
                (size_t)boards * m->num_tiles * sizeof(*m->egress_used));
+        memset(m->egress_refused, 0,
+               (size_t)boards * m->num_tiles * sizeof(*m->egress_refused));
+        m->exchanges = 0;
         for (i = 0; i < boards; i++) {
             m->egress_blocked_head[i] = MBOX_NO_HART;
             m->egress_blocked_tail[i] = MBOX_NO_HART;
@@ -228,6 +231,8 @@ TesseraMailbox *tessera_mailbox_new(const TesseraMailboxConfig *cfg,
     if (cfg->windows) {
         m->egress_used = calloc((size_t)boards * m->num_tiles,
                                 sizeof(*m->egress_used));
+        m->egress_refused = calloc((size_t)boards * m->num_tiles,
+                                   sizeof(*m->egress_refused));
         m->egress_blocked_head = calloc(boards, sizeof(uint32_t));
         m->egress_blocked_tail = calloc(boards, sizeof(uint32_t));
     }
@@ -244,7 +249,8 @@ TesseraMailbox *tessera_mailbox_new(const TesseraMailboxConfig *cfg,
         m->slot_msg == NULL || m->slot_src == NULL || m->links == NULL ||
         m->boards == NULL || m->td == NULL ||
         (cfg->windows &&
-         (m->egress_used == NULL || m->egress_blocked_head == NULL ||
+         (m->egress_used == NULL || m->egress_refused == NULL ||
+          m->egress_blocked_head == NULL ||
           m->egress_blocked_tail == NULL))) {
         tessera_mailbox_free(m);
         return NULL;
@@ -304,6 +310,7 @@ void tessera_mailbox_free(TesseraMailbox *m)
     free(m->boards);
     free(m->outbox);
     free(m->egress_used);
+    free(m->egress_refused);
     free(m->egress_blocked_head);
     free(m->egress_blocked_tail);
     tessera_termdet_free(m->td);

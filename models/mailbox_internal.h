@@ -63,6 +63,7 @@ struct MboxMsg {
     uint64_t sent_at;     /* when its sender issued it */
     uint64_t arrival;     /* when it reached the destination mailbox */
     uint64_t id;          /* message id of the trace events */
+    uint64_t egress_at;   /* windows: when it may leave its board's egress */
     uint8_t data[TESSERA_BYTES_PER_SLOT];
 };
 
@@ -133,6 +134,10 @@ struct TesseraMailbox {
     MboxMsg **outbox;
     uint32_t outbox_count, outbox_capacity;
     uint16_t *egress_used;    /* [board * num_tiles + tile] */
+    /* The exchange that last refused a message of the pair: later ones
+     * of the pair wait behind it (a pair's messages stay in order). */
+    uint32_t *egress_refused; /* [board * num_tiles + tile] */
+    uint32_t exchanges;
     uint32_t *egress_blocked_head, *egress_blocked_tail; /* [board] */
     MboxPool msgs, pendings;
     TesseraTermdet *td;       /* termination detection (tinselIdle) */

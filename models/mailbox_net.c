@@ -175,6 +175,7 @@ static void mbox_send_to_egress(TesseraMailbox *m, MboxThread *t,
     if (m->egress_blocked_head[board] == MBOX_NO_HART &&
         egress_has_room(m, board, msg)) {
         *egress_used(m, board, msg->dest_tile) += msg->flits;
+        msg->egress_at = msg->sent_at;
         mbox_outbox_push(m, msg);
         return;
     }
@@ -272,9 +273,9 @@ static void admit_to_egress(TesseraMailbox *m, uint32_t board, uint64_t at)
             continue;
         }
         *egress_used(m, board, msg->dest_tile) += msg->flits;
-        msg->sent_at = mbox_max_u64(msg->sent_at, at);
+        msg->egress_at = mbox_max_u64(msg->sent_at, at);
         t->outbound = NULL;
-        t->send_ready = msg->sent_at;
+        t->send_ready = mbox_max_u64(t->send_ready, msg->egress_at);
         mbox_outbox_push(m, msg);
         mbox_wake(m, t, TESSERA_WAIT_CAN_SEND);
     }
@@ -288,21 +289,26 @@ uint32_t tessera_mailbox_exchange(TesseraMailbox *m, uint64_t at)
     uint32_t boards = m->cfg.shape.boards_x * m->cfg.shape.boards_y;
 
     m->outbox_count = 0;
+    m->exchanges++;
     if (n > 1) {
         qsort(m->outbox, n, sizeof(*m->outbox), outbox_order);
     }
     for (i = 0; i < n; i++) {
         MboxMsg *msg = m->outbox[i];
+        size_t pair = (size_t)mbox_board_of(m, msg->src_hart) * m->num_tiles +
+                      msg->dest_tile;
 
-        if (!mbox_tile_has_room(m, msg->dest_tile, msg->flits)) {
-            /* Stays at its egress; tries again at the next exchange */
-            msg->sent_at = mbox_max_u64(msg->sent_at, at);
+        if (m->egress_refused[pair] == m->exchanges ||
+            !mbox_tile_has_room(m, msg->dest_tile, msg->flits)) {
+            /* Stays at its egress, and so does what follows it there
+             * toward the same mailbox; tries again at the next exchange */
+            m->egress_refused[pair] = m->exchanges;
+            msg->egress_at = mbox_max_u64(msg->egress_at, at);
             m->outbox[m->outbox_count++] = msg;
             continue;
         }
-        *egress_used(m, mbox_board_of(m, msg->src_hart), msg->dest_tile) -=
-            msg->flits;
-        mbox_enter_network(m, msg, msg->sent_at);
+        m->egress_used[pair] -= msg->flits;
+        mbox_enter_network(m, msg, msg->egress_at);
         entered++;
     }
     for (board = 0; board < boards; board++) {

@@ -244,9 +244,11 @@ uint32_t tessera_mailbox_outbox_count(const TesseraMailbox *m);
  * at an egress enters the network at its send time, in order of (send
  * time, sending hart, issue), as if it had been sent then; one that finds
  * no room toward its mailbox stays at its egress until the next exchange
- * (then leaving at `at` or later). Then senders blocked at an egress whose
- * message fits there now put it there (their register frees at `at`) and
- * are woken if they wait for can-send. Returns how many entered. */
+ * (then leaving at `at` or later), and so does every later one from its
+ * board toward that mailbox (a pair's messages stay in order). Then
+ * senders blocked at an egress whose message fits there now put it there
+ * (their register frees at `at`) and are woken if they wait for can-send.
+ * Returns how many entered. */
 uint32_t tessera_mailbox_exchange(TesseraMailbox *m, uint64_t at);
 
 

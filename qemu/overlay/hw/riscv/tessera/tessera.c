@@ -919,7 +919,8 @@ static void tessera_machine_instance_init(Object *obj)
 
     s->deadlock = TESSERA_DEADLOCK_EXIT;
     s->window_groups = 1;
-    s->windows_opt = ON_OFF_AUTO_AUTO;
+    /* Off until every device that spans boards keeps to the windows */
+    s->windows_opt = ON_OFF_AUTO_OFF;
     for (size_t i = 0; i < ARRAY_SIZE(tessera_props); i++) {
         *tessera_prop_field(s, &tessera_props[i]) = tessera_props[i].dflt;
     }
@@ -1013,8 +1014,9 @@ static void tessera_machine_class_init(ObjectClass *oc, void *data)
     object_class_property_set_description(oc, "windows",
         "time windows of board-hop-cycles: boards interact only at each "
         "window's end, so modelled results do not depend on what else a "
-        "process runs (docs/ranks.md); auto (the default): on under -icount; "
-        "off: messages between boards enter the network at once");
+        "process runs (docs/ranks.md); on (needs -icount), auto (on under "
+        "-icount) or off (the default for now: messages between boards "
+        "enter the network at once)");
     object_class_property_add(oc, "window-groups", "uint32",
                               tessera_get_window_groups,
                               tessera_set_window_groups, NULL, NULL);
