@@ -66,6 +66,16 @@ void tessera_clocks_retire(TesseraClocks *c, uint32_t hart_index,
     }
 }
 
+void tessera_clocks_unretire(TesseraClocks *c, uint32_t hart_index,
+                             uint64_t instructions)
+{
+    if (hart_index < c->num_harts) {
+        TesseraHartClock *h = &c->harts[hart_index];
+
+        h->retired -= instructions < h->retired ? instructions : h->retired;
+    }
+}
+
 uint64_t tessera_clocks_retired_total(const TesseraClocks *c)
 {
     uint64_t total = 0;

@@ -57,7 +57,7 @@ bool tessera_mailbox_can_recv(const TesseraMailbox *m, uint32_t hart_index)
 bool tessera_mailbox_can_send(const TesseraMailbox *m, uint32_t hart_index)
 {
     return hart_index < m->num_harts &&
-           m->threads[hart_index].outbound == NULL;
+           mbox_thread_can_send(&m->threads[hart_index]);
 }
 
 uint32_t tessera_mailbox_waiting(const TesseraMailbox *m, uint32_t hart_index)
@@ -123,6 +123,10 @@ static bool config_ok(const TesseraMailboxConfig *cfg,
         cfg->idle_master != TESSERA_TERMDET_MASTER_CENTRE) {
         return false;
     }
+    /* An egress counts flits toward each mailbox in 16 bits */
+    if (cfg->windows && cfg->buffer_flits > UINT16_MAX) {
+        return false;
+    }
     return cfg->buffer_flits >= TESSERA_MAX_FLITS;
 }
 
@@ -135,6 +139,20 @@ static void mailbox_power_on(TesseraMailbox *m)
 
     m->host_blocked_head = MBOX_NO_HART;
     m->host_blocked_tail = MBOX_NO_HART;
+    m->outbox_count = 0;
+    if (m->cfg.windows) {
+        uint32_t boards = s->boards_x * s->boards_y;
+
+        memset(m->egress_used, 0,
+               (size_t)boards * m->num_tiles * sizeof(*m->egress_used));
+        memset(m->egress_refused, 0,
+               (size_t)boards * m->num_tiles * sizeof(*m->egress_refused));
+        m->exchanges = 0;
+        for (i = 0; i < boards; i++) {
+            m->egress_blocked_head[i] = MBOX_NO_HART;
+            m->egress_blocked_tail[i] = MBOX_NO_HART;
+        }
+    }
     m->calling = MBOX_NO_HART;
     for (i = 0; i < m->num_tiles; i++) {
         uint32_t board = i / tiles_per_board, local = i % tiles_per_board;
@@ -210,6 +228,14 @@ TesseraMailbox *tessera_mailbox_new(const TesseraMailboxConfig *cfg,
     m->links = calloc((size_t)m->grid[MBOX_AXIS_X] * m->grid[MBOX_AXIS_Y] *
                       MBOX_LINKS_PER_TILE + 2, sizeof(*m->links));
     m->boards = calloc(boards, sizeof(*m->boards));
+    if (cfg->windows) {
+        m->egress_used = calloc((size_t)boards * m->num_tiles,
+                                sizeof(*m->egress_used));
+        m->egress_refused = calloc((size_t)boards * m->num_tiles,
+                                   sizeof(*m->egress_refused));
+        m->egress_blocked_head = calloc(boards, sizeof(uint32_t));
+        m->egress_blocked_tail = calloc(boards, sizeof(uint32_t));
+    }
     td_cfg.shape = *s;
     td_cfg.board_hop_cycles = cfg->board_hop_cycles;
     td_cfg.master = cfg->idle_master;
@@ -221,7 +247,11 @@ TesseraMailbox *tessera_mailbox_new(const TesseraMailboxConfig *cfg,
     if (m->threads == NULL || m->tiles == NULL || m->slot_state == NULL ||
         m->slot_next == NULL || m->slot_time == NULL ||
         m->slot_msg == NULL || m->slot_src == NULL || m->links == NULL ||
-        m->boards == NULL || m->td == NULL) {
+        m->boards == NULL || m->td == NULL ||
+        (cfg->windows &&
+         (m->egress_used == NULL || m->egress_refused == NULL ||
+          m->egress_blocked_head == NULL ||
+          m->egress_blocked_tail == NULL))) {
         tessera_mailbox_free(m);
         return NULL;
     }
@@ -278,6 +308,11 @@ void tessera_mailbox_free(TesseraMailbox *m)
     free(m->slot_src);
     free(m->links);
     free(m->boards);
+    free(m->outbox);
+    free(m->egress_used);
+    free(m->egress_refused);
+    free(m->egress_blocked_head);
+    free(m->egress_blocked_tail);
     tessera_termdet_free(m->td);
     free(m);
 }

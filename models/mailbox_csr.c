@@ -82,7 +82,7 @@ static void send_multicast(TesseraMailbox *m, MboxThread *t, uint32_t board,
 static bool ops_can_send(void *ctx, const TesseraMailboxRegs *t)
 {
     (void)ctx;
-    return mbox_const_thread_of(t)->outbound == NULL;
+    return mbox_thread_can_send(mbox_const_thread_of(t));
 }
 
 static uint64_t ops_send_time(void *ctx, const TesseraMailboxRegs *t)

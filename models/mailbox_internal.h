@@ -63,6 +63,7 @@ struct MboxMsg {
     uint64_t sent_at;     /* when its sender issued it */
     uint64_t arrival;     /* when it reached the destination mailbox */
     uint64_t id;          /* message id of the trace events */
+    uint64_t egress_at;   /* windows: when it may leave its board's egress */
     uint8_t data[TESSERA_BYTES_PER_SLOT];
 };
 
@@ -127,6 +128,17 @@ struct TesseraMailbox {
     TesseraMailboxCounts *boards;
     TesseraMailboxCounts host_counts;
     uint32_t host_blocked_head, host_blocked_tail;
+    /* With windows: messages at their board's egress, waiting for an
+     * exchange; flits each board holds there toward each mailbox; per
+     * board, senders whose message found no room there (next_blocked). */
+    MboxMsg **outbox;
+    uint32_t outbox_count, outbox_capacity;
+    uint16_t *egress_used;    /* [board * num_tiles + tile] */
+    /* The exchange that last refused a message of the pair: later ones
+     * of the pair wait behind it (a pair's messages stay in order). */
+    uint32_t *egress_refused; /* [board * num_tiles + tile] */
+    uint32_t exchanges;
+    uint32_t *egress_blocked_head, *egress_blocked_tail; /* [board] */
     MboxPool msgs, pendings;
     TesseraTermdet *td;       /* termination detection (tinselIdle) */
     uint32_t calling;         /* hart inside tessera_mailbox_csr */
@@ -151,6 +163,12 @@ static inline uint32_t mbox_popcount64(uint64_t x)
         n++;
     }
     return n;
+}
+
+/* The thread's outbound register is free. */
+static inline bool mbox_thread_can_send(const MboxThread *t)
+{
+    return t->outbound == NULL;
 }
 
 /* ---- ids, tiles, slots -------------------------------------------------- */

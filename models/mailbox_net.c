@@ -7,6 +7,7 @@
  */
 #include "mailbox_internal.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 void mbox_report_wait(TesseraMailbox *m, MboxThread *t, uint64_t now)
@@ -122,11 +123,78 @@ bool mbox_tile_has_room(const TesseraMailbox *m, uint32_t tile,
            t->buffer_used + flits <= m->cfg.buffer_flits;
 }
 
-/* Sends msg toward its tile now, or holds it in t's outbound register. */
+/* Whether msg waits for the exchange: windows, and it leaves its board. */
+static bool waits_for_exchange(const TesseraMailbox *m, uint32_t src_hart,
+                               const MboxMsg *msg)
+{
+    const TesseraShape *s = &m->cfg.shape;
+
+    return m->cfg.windows &&
+           msg->dest_tile / (s->tiles_x * s->tiles_y) !=
+               mbox_board_of(m, src_hart);
+}
+
+/* Keeps msg for the exchange at the end of the window. */
+static void mbox_outbox_push(TesseraMailbox *m, MboxMsg *msg)
+{
+    if (m->outbox_count == m->outbox_capacity) {
+        uint32_t n = m->outbox_capacity ? 2 * m->outbox_capacity : 64;
+        MboxMsg **grown = realloc(m->outbox, n * sizeof(*grown));
+
+        if (grown == NULL) {
+            abort(); /* as for message records: the model cannot go on */
+        }
+        m->outbox = grown;
+        m->outbox_capacity = n;
+    }
+    m->outbox[m->outbox_count++] = msg;
+}
+
+/* Flits board `board` holds at its egress toward tile `tile`. */
+static uint16_t *egress_used(TesseraMailbox *m, uint32_t board, uint32_t tile)
+{
+    return &m->egress_used[(size_t)board * m->num_tiles + tile];
+}
+
+static bool egress_has_room(TesseraMailbox *m, uint32_t board,
+                            const MboxMsg *msg)
+{
+    return *egress_used(m, board, msg->dest_tile) + msg->flits <=
+           m->cfg.buffer_flits;
+}
+
+/* msg leaves its board at the next exchange: into the board's egress if
+ * it holds buffer_flits or fewer toward that mailbox then, else it waits in
+ * its sender's outbound register. */
+static void mbox_send_to_egress(TesseraMailbox *m, MboxThread *t,
+                                MboxMsg *msg)
+{
+    uint32_t hart = mbox_thread_hart(m, t);
+    uint32_t board = mbox_board_of(m, hart);
+
+    if (m->egress_blocked_head[board] == MBOX_NO_HART &&
+        egress_has_room(m, board, msg)) {
+        *egress_used(m, board, msg->dest_tile) += msg->flits;
+        msg->egress_at = msg->sent_at;
+        mbox_outbox_push(m, msg);
+        return;
+    }
+    t->outbound = msg;
+    mbox_hart_fifo_push(m, &m->egress_blocked_head[board],
+                        &m->egress_blocked_tail[board], hart);
+}
+
+/* Sends msg toward its tile now, holds it in t's outbound register until
+ * there is room, or keeps it for the window's exchange (another board). */
 void mbox_send_to_tile(TesseraMailbox *m, MboxThread *t, MboxMsg *msg)
 {
     MboxTile *tile = &m->tiles[msg->dest_tile];
+    uint32_t hart = mbox_thread_hart(m, t);
 
+    if (waits_for_exchange(m, hart, msg)) {
+        mbox_send_to_egress(m, t, msg);
+        return;
+    }
     if (mbox_tile_has_room(m, msg->dest_tile, msg->flits)) {
         mbox_enter_network(m, msg, msg->sent_at);
         return;
@@ -163,4 +231,90 @@ void mbox_admit_blocked(TesseraMailbox *m, uint32_t tile, uint64_t at)
             m->host.inject_ready(m->host.opaque);
         }
     }
+}
+
+
+/* ---- the exchange at the end of a window -------------------------------- */
+
+/* Send time, then sending hart, then issue order: modelled facts only. */
+static int outbox_order(const void *a, const void *b)
+{
+    const MboxMsg *x = *(MboxMsg *const *)a, *y = *(MboxMsg *const *)b;
+
+    if (x->sent_at != y->sent_at) {
+        return x->sent_at < y->sent_at ? -1 : 1;
+    }
+    if (x->src_hart != y->src_hart) {
+        return x->src_hart < y->src_hart ? -1 : 1;
+    }
+    return x->id < y->id ? -1 : x->id > y->id;
+}
+
+uint32_t tessera_mailbox_outbox_count(const TesseraMailbox *m)
+{
+    return m->outbox_count;
+}
+
+/* Senders of `board` blocked at its egress whose message fits now enter
+ * it, in FIFO order (one that does not fit keeps its place). */
+static void admit_to_egress(TesseraMailbox *m, uint32_t board, uint64_t at)
+{
+    uint32_t *head = &m->egress_blocked_head[board];
+    uint32_t *tail = &m->egress_blocked_tail[board];
+    uint32_t keep_head = MBOX_NO_HART, keep_tail = MBOX_NO_HART;
+
+    while (*head != MBOX_NO_HART) {
+        uint32_t hart = mbox_hart_fifo_pop(m, head, tail);
+        MboxThread *t = &m->threads[hart];
+        MboxMsg *msg = t->outbound;
+
+        if (!egress_has_room(m, board, msg)) {
+            mbox_hart_fifo_push(m, &keep_head, &keep_tail, hart);
+            continue;
+        }
+        *egress_used(m, board, msg->dest_tile) += msg->flits;
+        msg->egress_at = mbox_max_u64(msg->sent_at, at);
+        t->outbound = NULL;
+        t->send_ready = mbox_max_u64(t->send_ready, msg->egress_at);
+        mbox_outbox_push(m, msg);
+        mbox_wake(m, t, TESSERA_WAIT_CAN_SEND);
+    }
+    *head = keep_head;
+    *tail = keep_tail;
+}
+
+uint32_t tessera_mailbox_exchange(TesseraMailbox *m, uint64_t at)
+{
+    uint32_t n = m->outbox_count, entered = 0, i, board;
+    uint32_t boards = m->cfg.shape.boards_x * m->cfg.shape.boards_y;
+
+    m->outbox_count = 0;
+    m->exchanges++;
+    if (n > 1) {
+        qsort(m->outbox, n, sizeof(*m->outbox), outbox_order);
+    }
+    for (i = 0; i < n; i++) {
+        MboxMsg *msg = m->outbox[i];
+        size_t pair = (size_t)mbox_board_of(m, msg->src_hart) * m->num_tiles +
+                      msg->dest_tile;
+
+        if (m->egress_refused[pair] == m->exchanges ||
+            !mbox_tile_has_room(m, msg->dest_tile, msg->flits)) {
+            /* Stays at its egress, and so does what follows it there
+             * toward the same mailbox; tries again at the next exchange */
+            m->egress_refused[pair] = m->exchanges;
+            msg->egress_at = mbox_max_u64(msg->egress_at, at);
+            m->outbox[m->outbox_count++] = msg;
+            continue;
+        }
+        m->egress_used[pair] -= msg->flits;
+        mbox_enter_network(m, msg, msg->egress_at);
+        entered++;
+    }
+    for (board = 0; board < boards; board++) {
+        if (m->egress_blocked_head[board] != MBOX_NO_HART) {
+            admit_to_egress(m, board, at);
+        }
+    }
+    return entered;
 }

@@ -38,13 +38,13 @@ struct CsrOutcome {
 class Harness {
  public:
   explicit Harness(const TesseraShape& shape, uint32_t buffer_flits = 64,
-                   uint32_t tile_hop = kTileHop, uint32_t board_hop = kL)
+                   uint32_t tile_hop = kTileHop, uint32_t board_hop = kL, bool windows = false)
       : shape_(shape) {
     const uint32_t tiles = shape.boards_x * shape.boards_y * shape.tiles_x * shape.tiles_y;
     scratch_.assign(tiles, std::vector<uint8_t>(TESSERA_SCRATCH_SIZE, 0));
     waits_ = tessera_waits_new(&shape);
     const TesseraMailboxConfig config{
-        shape, tile_hop, board_hop, buffer_flits, TESSERA_TERMDET_MASTER_ORIGIN, waits_};
+        shape, tile_hop, board_hop, buffer_flits, TESSERA_TERMDET_MASTER_ORIGIN, waits_, windows};
     TesseraMailboxHost host{};
     host.opaque = this;
     host.scratchpad = [](void* self, uint32_t tile) {
@@ -196,8 +196,8 @@ TEST(MailboxConfig, RefusesWhatTheMachineCannotBe) {
   host.wake = [](void*, uint32_t) {};
   host.to_host = [](void*, uint32_t, const uint8_t*, uint32_t, uint64_t) { return true; };
   auto accepts = [&](const TesseraShape& shape, uint32_t buffer) {
-    const TesseraMailboxConfig config{shape,  4, 150, buffer, TESSERA_TERMDET_MASTER_ORIGIN,
-                                      nullptr};
+    const TesseraMailboxConfig config{shape,   4,    150, buffer, TESSERA_TERMDET_MASTER_ORIGIN,
+                                      nullptr, false};
     TesseraMailbox* m = tessera_mailbox_new(&config, &host);
     tessera_mailbox_free(m);
     return m != nullptr;
@@ -211,7 +211,8 @@ TEST(MailboxConfig, RefusesWhatTheMachineCannotBe) {
   EXPECT_FALSE(accepts({1, 1, 1, 1, 16, 64}, 64));            // 1,024: no receive slot left
   EXPECT_FALSE(accepts({65535, 65535, 64, 64, 16, 16}, 64));  // ids beyond 32 bits
 
-  const TesseraMailboxConfig config{kSmall, 4, 150, 64, TESSERA_TERMDET_MASTER_ORIGIN, nullptr};
+  const TesseraMailboxConfig config{kSmall,  4,    150, 64, TESSERA_TERMDET_MASTER_ORIGIN,
+                                    nullptr, false};
   EXPECT_EQ(tessera_mailbox_new(&config, nullptr), nullptr);
   TesseraMailboxHost no_wake = host;
   no_wake.wake = nullptr;
@@ -268,6 +269,113 @@ TEST(MailboxDelivery, PingPongAcrossBoards) {
     EXPECT_EQ(t, at + latency);
     h.Done(a, TESSERA_CSR_FREE, h.last_recv, t);
   }
+}
+
+// With windows, a message to another board waits at its board's edge until the exchange, then
+// arrives as if it had entered the network when it was sent; its sender goes on meanwhile.
+TEST(MailboxWindows, AMessageToAnotherBoardWaitsForTheExchange) {
+  Harness h(kSmall, 64, kTileHop, kL, true);
+  const uint32_t a = 0, b = 15, c = 1;  // a, c: board 0; b: board 1
+  h.GiveAll(b);
+  h.GiveAll(c);
+  const uint64_t latency = tessera_mailbox_latency(h.model(), h.Id(a), h.Id(b), 1);
+  ASSERT_EQ(h.Send(a, h.Id(b), 1, 5, 100).result, TESSERA_ACCESS_DONE);
+  EXPECT_EQ(tessera_mailbox_outbox_count(h.model()), 1u);
+  EXPECT_FALSE(tessera_mailbox_can_recv(h.model(), b));
+  EXPECT_EQ(h.Done(a, TESSERA_CSR_CAN_SEND).value, 1u);
+  ASSERT_EQ(h.Send(a, h.Id(b), 1, 7, 120).result, TESSERA_ACCESS_DONE);
+  // Within its board a message goes at once.
+  ASSERT_EQ(h.Send(c, h.Id(c), 1, 6, 100).result, TESSERA_ACCESS_DONE);
+  EXPECT_TRUE(tessera_mailbox_can_recv(h.model(), c));
+
+  EXPECT_EQ(tessera_mailbox_exchange(h.model(), 150), 2u);
+  EXPECT_EQ(tessera_mailbox_outbox_count(h.model()), 0u);
+  uint64_t at = 0;
+  EXPECT_EQ(h.RecvTag(b, 0, &at), 5u);
+  EXPECT_EQ(at, 100 + latency);
+  h.Done(b, TESSERA_CSR_FREE, h.last_recv, at);
+  EXPECT_EQ(h.RecvTag(b, at, &at), 7u);
+  EXPECT_EQ(at, 120 + latency);
+  EXPECT_EQ(tessera_mailbox_exchange(h.model(), 150), 0u);
+}
+
+// The exchange enters messages by send time, then sending hart: what the receiver sees does not
+// depend on the order in which the senders ran on the host.
+TEST(MailboxWindows, TheExchangeOrderIsModelledTimeNotHostOrder) {
+  auto run = [](bool reversed) {
+    Harness h(kSmall, 64, kTileHop, kL, true);
+    const uint32_t receiver = 15;
+    const uint32_t senders[] = {0, 1, 2, 3};  // board 0, all to board 1
+    const uint64_t times[] = {400, 100, 100, 250};
+    h.Give(receiver, 1);
+    h.Give(receiver, 2);
+    for (uint32_t i = 0; i < 4; i++) {
+      const uint32_t k = reversed ? 3 - i : i;
+      EXPECT_EQ(h.Send(senders[k], h.Id(receiver), 1, 10 + k, times[k]).result,
+                TESSERA_ACCESS_DONE);
+    }
+    EXPECT_EQ(tessera_mailbox_exchange(h.model(), 150), 4u);
+    std::vector<uint32_t> tags;
+    uint64_t at = 0;
+    for (uint32_t n = 0; n < 4; n++) {
+      tags.push_back(h.RecvTag(receiver, at, &at));
+      h.Done(receiver, TESSERA_CSR_FREE, h.last_recv, at);
+    }
+    return tags;
+  };
+  const std::vector<uint32_t> expected{11, 12, 13, 10};  // 100 (hart 1), 100 (hart 2), 250, 400
+  EXPECT_EQ(run(false), expected);
+  EXPECT_EQ(run(true), expected);
+}
+
+// A board's egress holds buffer_flits toward each mailbox of another board: a send beyond that
+// waits in its sender's register, as for a full mailbox. A message that finds its mailbox full at
+// the exchange stays at the egress until the next one; nothing is lost, and a thread's can-send
+// changes only with its own sends and their admission.
+TEST(MailboxWindows, TheEgressHoldsBufferFlitsTowardEachMailbox) {
+  Harness h(kSmall, 4, kTileHop, kL, true);
+  const uint32_t a = 0, b = 15, c = 14;  // a: board 0; b and c share a tile on board 1
+  ASSERT_EQ(h.Send(c, h.Id(b), 4, 1, 10).result, TESSERA_ACCESS_DONE);  // fills b's mailbox
+  ASSERT_EQ(h.Send(a, h.Id(b), 1, 2, 20).result, TESSERA_ACCESS_DONE);
+  EXPECT_TRUE(tessera_mailbox_can_send(h.model(), a));
+  EXPECT_EQ(tessera_mailbox_exchange(h.model(), 150), 0u);  // no room: stays at the egress
+  EXPECT_EQ(tessera_mailbox_outbox_count(h.model()), 1u);
+  EXPECT_TRUE(tessera_mailbox_can_send(h.model(), a));
+  ASSERT_EQ(h.Send(a, h.Id(b), 3, 3, 160).result, TESSERA_ACCESS_DONE);  // 1 + 3 = 4 flits
+  EXPECT_TRUE(tessera_mailbox_can_send(h.model(), a));
+  ASSERT_EQ(h.Send(a, h.Id(b), 1, 4, 170).result, TESSERA_ACCESS_DONE);  // beyond: waits
+  EXPECT_FALSE(tessera_mailbox_can_send(h.model(), a));
+  EXPECT_EQ(h.Csr(a, TESSERA_CSR_WAIT_UNTIL, TESSERA_WAIT_CAN_SEND, 180).result,
+            TESSERA_ACCESS_BLOCKED);
+
+  h.GiveAll(b);
+  EXPECT_EQ(h.RecvTag(b), 1u);
+  h.Done(b, TESSERA_CSR_FREE, h.last_recv, 200);  // room in b's mailbox again
+  h.wakes.clear();
+  EXPECT_EQ(tessera_mailbox_exchange(h.model(), 300), 2u);
+  EXPECT_EQ(h.wakes, std::vector<uint32_t>{a});  // its message is at the egress now
+  const CsrOutcome resumed = h.Done(a, TESSERA_CSR_WAIT_UNTIL, TESSERA_WAIT_CAN_SEND, 180);
+  EXPECT_EQ(resumed.resume_at, 300u);
+  EXPECT_EQ(tessera_mailbox_exchange(h.model(), 450), 1u);
+  EXPECT_EQ(tessera_mailbox_outbox_count(h.model()), 0u);
+  uint64_t at = 0;
+  EXPECT_EQ(h.RecvTag(b, 0, &at), 2u);
+  EXPECT_GE(at, 150u + kL);  // it left the egress at the exchange that found room
+  h.Done(b, TESSERA_CSR_FREE, h.last_recv, at);
+  EXPECT_EQ(h.RecvTag(b, at, &at), 3u);
+  h.Done(b, TESSERA_CSR_FREE, h.last_recv, at);
+  EXPECT_EQ(h.RecvTag(b, at, &at), 4u);
+  EXPECT_GE(at, 300u + kL);
+}
+
+// A reset forgets what waits for the exchange.
+TEST(MailboxWindows, AResetEmptiesTheOutbox) {
+  Harness h(kSmall, 64, kTileHop, kL, true);
+  ASSERT_EQ(h.Send(0, h.Id(15), 1, 1, 10).result, TESSERA_ACCESS_DONE);
+  tessera_mailbox_reset(h.model());
+  EXPECT_EQ(tessera_mailbox_outbox_count(h.model()), 0u);
+  EXPECT_EQ(tessera_mailbox_exchange(h.model(), 150), 0u);
+  EXPECT_TRUE(tessera_mailbox_can_send(h.model(), 0));
 }
 
 TEST(MailboxDelivery, OneToFourFlitsArriveWholeAndNothingMore) {
@@ -793,8 +901,7 @@ TEST(MailboxQuick, LeavesToTheFullCallFaultsOtherCsrsWaitsAndIdle) {
   }
   EXPECT_FALSE(tessera_mailbox_csr_quick(h.model(), 16, TESSERA_CSR_SEND_LEN, 1, &old));
   // A thread blocked in a wait, or in tinselIdle: the full call ends the wait or the idle call.
-  EXPECT_EQ(h.Csr(3, TESSERA_CSR_WAIT_UNTIL, TESSERA_WAIT_CAN_RECV).result,
-            TESSERA_ACCESS_BLOCKED);
+  EXPECT_EQ(h.Csr(3, TESSERA_CSR_WAIT_UNTIL, TESSERA_WAIT_CAN_RECV).result, TESSERA_ACCESS_BLOCKED);
   EXPECT_FALSE(tessera_mailbox_csr_quick(h.model(), 3, TESSERA_CSR_SEND_LEN, 1, &old));
   EXPECT_EQ(h.Csr(2, TESSERA_CSR_WAIT_UNTIL, TESSERA_WAIT_CAN_RECV | TESSERA_WAIT_IDLE).result,
             TESSERA_ACCESS_BLOCKED);

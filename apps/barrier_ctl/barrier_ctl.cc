@@ -225,22 +225,24 @@ int reset() {
   const BarrierController barrier;
   const bool coordinator = m.index == m.per_board;
   if (!coordinator && m.index > 1) return 0;
-  // Thread 0 and the coordinator each count boots in their own board's record.
+  // On boot 1, thread 1 enters uid 3 with count 2 and waits there until the reset.
+  if (m.index == 1) {
+    if (receive_word() == 1) (void)barrier.enter(3, 2);
+    return 0;
+  }
+  // Thread 0 and the coordinator each count boots in their own board's record (thread 1 shares
+  // thread 0's board: it must not count, or the two would race for the record).
   if (boot_record.magic != kBootMagic) {
     boot_record.magic = kBootMagic;
     boot_record.boots = 0;
   }
   const uint32_t boot = boot_record.boots + 1;
   boot_record.boots = boot;
-  // On boot 1, thread 1 enters uid 3 with count 2 and waits there until the reset; then thread
-  // 0 resets the machine. The coordinator wakes them in that order (as in log_example).
+  // Thread 1 enters on boot 1; then thread 0 resets the machine. The coordinator wakes them in
+  // that order (as in log_example).
   if (coordinator) {
     send_word(tessera_thread_at(&m.shape, 1), boot == 1 ? 1 : 0);
     send_word(tessera_thread_at(&m.shape, 0), boot);
-    return 0;
-  }
-  if (m.index == 1) {
-    if (receive_word() == 1) (void)barrier.enter(3, 2);
     return 0;
   }
   uint32_t previous = 0;

@@ -51,7 +51,8 @@ MailboxDevice::MailboxDevice(Machine& machine, const MachineParams& params)
                                     params.board_hop_cycles,
                                     params.buffer_flits,
                                     params.idle_master,
-                                    waiters_.registry()};
+                                    waiters_.registry(),
+                                    false};
   TesseraMailboxHost host{};
   host.opaque = this;
   host.scratchpad = &MailboxDevice::scratchpad;

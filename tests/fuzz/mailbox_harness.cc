@@ -150,6 +150,9 @@ MailboxSetup decode_mailbox_setup(FuzzInput& in, uint32_t max_harts, uint32_t ma
   setup.interrupts = (flags & 2) != 0;
   setup.host_refuses = (flags & 4) != 0;
   setup.probe_config = (flags & 8) != 0;
+  // Time windows (docs/ranks.md): messages between boards wait at their board's egress for an
+  // exchange, which the input makes at any point (steps 0xd0..0xd7).
+  c.windows = (flags & 16) != 0;
   setup.final_votes = in.byte();
   return setup;
 }
@@ -791,6 +794,11 @@ void MailboxHarness::step(FuzzInput& in) {
     check_no_missed_wake();
     return;
   }
+  if (kind >= 0xd0 && config_.windows) {
+    exchange(in);
+    check_no_missed_wake();
+    return;
+  }
   const uint32_t h = in.below(num_harts_);
   if (harts_[h].state != HartState::kRunning && !interrupts_) {
     // Halted: all it can do is issue its CSR again (a spurious wake or not).
@@ -959,6 +967,31 @@ bool MailboxHarness::free_slot(uint32_t hart, uint32_t address) {
   return true;
 }
 
+// The end of a window: every message at an egress enters the network or stays there, nothing is
+// lost or made twice (the copies' oracle checks that as they are received), and no sender's
+// can-send goes from true to false.
+void MailboxHarness::exchange(FuzzInput& in) {
+  uint64_t at = 0;
+  for (const Hart& h : harts_) {
+    at = std::max(at, h.now);
+  }
+  at += in.below(1000);
+  std::vector<bool> could(num_harts_);
+  for (uint32_t h = 0; h < num_harts_; h++) {
+    could[h] = tessera_mailbox_can_send(model_, h);
+  }
+  const uint32_t before = tessera_mailbox_outbox_count(model_);
+  const uint32_t entered = tessera_mailbox_exchange(model_, at);
+  FUZZ_CHECK(entered <= before && tessera_mailbox_outbox_count(model_) >= before - entered,
+             "an exchange of %u messages entered %u and left %u", before, entered,
+             tessera_mailbox_outbox_count(model_));
+  for (uint32_t h = 0; h < num_harts_; h++) {
+    FUZZ_CHECK(!could[h] || tessera_mailbox_can_send(model_, h),
+               "an exchange took hart %u's can-send away", h);
+  }
+  after_call(rounds_started());
+}
+
 void MailboxHarness::op_send(uint32_t hart, FuzzInput& in) {
   const uint32_t dest = pick_destination(in);
   Hart& s = harts_[hart];
@@ -971,9 +1004,13 @@ void MailboxHarness::op_send(uint32_t hart, FuzzInput& in) {
   const bool dest_ok = to_host || is_thread(dest);
   const bool busy = !tessera_mailbox_can_send(model_, hart);
   const uint32_t receiver = to_host ? kHostHart : dest_ok ? hart_of(dest) : kNone;
-  // With nothing queued toward the destination the message cannot be held.
+  // With nothing queued toward the destination the message cannot be held (with windows, one to
+  // another board may wait at its board's egress).
+  const bool crosses =
+      config_.windows && !to_host && dest_ok &&
+      receiver / tessera_threads_per_board(&shape_) != hart / tessera_threads_per_board(&shape_);
   const bool must_leave =
-      dest_ok && !busy &&
+      dest_ok && !busy && !crosses &&
       (to_host ? host_accepts_ && host_unreceived_ == 0 : tile_unreceived_[tile_of(receiver)] == 0);
   uint8_t* bytes = scratch(tile) + size_t(n) * TESSERA_BYTES_PER_SLOT;
   const uint32_t message = static_cast<uint32_t>(messages_.size());
@@ -1519,6 +1556,15 @@ void MailboxHarness::drain() {
     progress = false;
     check_no_missed_wake();  // senders admitted as receivers drain, say
     host_ready();
+    // With windows, what waits at an egress moves at the exchanges: windows go on ending.
+    if (config_.windows && tessera_mailbox_outbox_count(model_) != 0) {
+      uint64_t at = 0;
+      for (const Hart& h : harts_) {
+        at = std::max(at, h.now);
+      }
+      progress = tessera_mailbox_exchange(model_, at) != 0;
+      after_call(rounds_started());
+    }
     for (uint32_t h = 0; h < num_harts_; h++) {
       if (harts_[h].unreceived == 0) {
         continue;

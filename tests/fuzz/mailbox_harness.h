@@ -181,6 +181,7 @@ class MailboxHarness {
   bool may_give(uint32_t hart, uint32_t tile, uint32_t n);
   void op_free(uint32_t hart, FuzzInput& in);
   bool free_slot(uint32_t hart, uint32_t address);
+  void exchange(FuzzInput& in);
   void op_send(uint32_t hart, FuzzInput& in);
   void check_send_resume(uint32_t hart, uint64_t now, uint64_t resume_at) const;
   bool op_recv(uint32_t hart);

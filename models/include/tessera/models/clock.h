@@ -33,6 +33,10 @@ uint32_t tessera_clocks_cpi(const TesseraClocks *c);
 /* Hart hart_index has retired `instructions` more instructions. */
 void tessera_clocks_retire(TesseraClocks *c, uint32_t hart_index,
                            uint64_t instructions);
+/* Takes back `instructions` the host counted although they did not complete
+ * and will be executed again (at most what the hart has retired). */
+void tessera_clocks_unretire(TesseraClocks *c, uint32_t hart_index,
+                             uint64_t instructions);
 
 /* Hart hart_index's modelled cycle count. */
 uint64_t tessera_clocks_now(const TesseraClocks *c, uint32_t hart_index);

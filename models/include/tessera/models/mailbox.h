@@ -91,6 +91,19 @@ typedef struct TesseraMailboxConfig {
      * there when its CSR returns BLOCKED and unblocks it when it wakes it,
      * when its next CSR does not block, and at reset. Not owned. */
     TesseraWaits *waits;
+    /*
+     * Time windows (docs/ranks.md): a message to another board waits at its
+     * board's egress until the host calls tessera_mailbox_exchange() at the
+     * end of the window it was sent in; then it enters the network at its
+     * send time. A board's egress holds up to buffer_flits toward each
+     * mailbox of other boards; a send that finds no room there waits in its
+     * sender's outbound register (can-send 0) as for a full mailbox. Boards
+     * then interact only at exchanges, in an order that depends on modelled
+     * times alone, so a board's run does not depend on what else runs
+     * beside it. Off: messages enter the network at once. buffer_flits must
+     * then be below 65536.
+     */
+    bool windows;
 } TesseraMailboxConfig;
 
 /*
@@ -224,6 +237,19 @@ void tessera_mailbox_reset(TesseraMailbox *m);
  * board's sends complete when phase 3 re-enables them (*resume_at). */
 TesseraAccess tessera_mailbox_csr(TesseraMailbox *m, uint32_t hart_index,
                                   uint32_t csrno, uint32_t value, uint64_t now);
+
+/* With windows: the messages at the boards' egresses. */
+uint32_t tessera_mailbox_outbox_count(const TesseraMailbox *m);
+/* With windows, at the end of a window (modelled time `at`): every message
+ * at an egress enters the network at its send time, in order of (send
+ * time, sending hart, issue), as if it had been sent then; one that finds
+ * no room toward its mailbox stays at its egress until the next exchange
+ * (then leaving at `at` or later), and so does every later one from its
+ * board toward that mailbox (a pair's messages stay in order). Then
+ * senders blocked at an egress whose message fits there now put it there
+ * (their register frees at `at`) and are woken if they wait for can-send.
+ * Returns how many entered. */
+uint32_t tessera_mailbox_exchange(TesseraMailbox *m, uint64_t at);
 
 
 /* Offers a message of `flits` flits (1..4) from the host, sent at modelled

@@ -114,6 +114,9 @@ void tessera_machine_wake(TesseraMachineState *s, uint32_t hart)
     /* Not CPU(): its check reads the object's class, in a cold line */
     CPUState *cs = &s->harts[hart].parent_obj;
 
+    if (tessera_windows_defer_wake(s, hart)) {
+        return;
+    }
     cs->halted = 0;
     set_bit(hart, s->woken);
     s->any_woken = true;
@@ -753,6 +756,7 @@ static void tessera_machine_init(MachineState *machine)
         error_report("tessera: out of memory for the wait registry");
         exit(1);
     }
+    tessera_windows_init(s);
     tessera_create_mailbox(s);
     tessera_create_ocbus(s);
     tessera_create_reflex(s);
@@ -848,6 +852,30 @@ static void tessera_set_console_ids(Object *obj, bool value, Error **errp)
     TESSERA_MACHINE(obj)->console_ids = value;
 }
 
+static int tessera_get_windows(Object *obj, Error **errp)
+{
+    return TESSERA_MACHINE(obj)->windows_opt;
+}
+
+static void tessera_set_windows(Object *obj, int value, Error **errp)
+{
+    TESSERA_MACHINE(obj)->windows_opt = value;
+}
+
+static void tessera_get_window_groups(Object *obj, Visitor *v,
+                                      const char *name, void *opaque,
+                                      Error **errp)
+{
+    visit_type_uint32(v, name, &TESSERA_MACHINE(obj)->window_groups, errp);
+}
+
+static void tessera_set_window_groups(Object *obj, Visitor *v,
+                                      const char *name, void *opaque,
+                                      Error **errp)
+{
+    visit_type_uint32(v, name, &TESSERA_MACHINE(obj)->window_groups, errp);
+}
+
 static int tessera_get_idle_master(Object *obj, Error **errp)
 {
     return TESSERA_MACHINE(obj)->idle_master;
@@ -890,6 +918,9 @@ static void tessera_machine_instance_init(Object *obj)
     TesseraMachineState *s = TESSERA_MACHINE(obj);
 
     s->deadlock = TESSERA_DEADLOCK_EXIT;
+    s->window_groups = 1;
+    /* Off until every device that spans boards keeps to the windows */
+    s->windows_opt = ON_OFF_AUTO_OFF;
     for (size_t i = 0; i < ARRAY_SIZE(tessera_props); i++) {
         *tessera_prop_field(s, &tessera_props[i]) = tessera_props[i].dflt;
     }
@@ -912,6 +943,7 @@ static void tessera_machine_reset(MachineState *machine, ResetType type)
     bitmap_zero(s->woken, s->num_harts);
     s->any_woken = false;
     bitmap_zero(s->parked, s->num_harts);
+    tessera_windows_reset(s);
     tessera_waits_reset(s->waits);
     for (uint32_t t = 0; t < tiles; t++) {
         memset(memory_region_get_ram_ptr(&s->tiles[t].scratch), 0,
@@ -976,6 +1008,21 @@ static void tessera_machine_class_init(ObjectClass *oc, void *data)
     object_class_property_set_description(oc, "console-ids",
         "on: each console line starts with its thread id, \"0x<id>: \" "
         "(what HostLink reads); off (the default): the text alone");
+    object_class_property_add_enum(oc, "windows", "OnOffAuto",
+                                   &OnOffAuto_lookup, tessera_get_windows,
+                                   tessera_set_windows);
+    object_class_property_set_description(oc, "windows",
+        "time windows of board-hop-cycles: boards interact only at each "
+        "window's end, so modelled results do not depend on what else a "
+        "process runs (docs/ranks.md); on (needs -icount), auto (on under "
+        "-icount) or off (the default for now: messages between boards "
+        "enter the network at once)");
+    object_class_property_add(oc, "window-groups", "uint32",
+                              tessera_get_window_groups,
+                              tessera_set_window_groups, NULL, NULL);
+    object_class_property_set_description(oc, "window-groups",
+        "with windows=on: the boards split into this many groups that take "
+        "turns in each window, as ranks would (1, the default: none)");
     object_class_property_add_enum(oc, "deadlock", "TesseraDeadlock",
                                    &tessera_deadlock_lookup,
                                    tessera_get_deadlock,

@@ -53,6 +53,9 @@ static const char *tessera_deadlock_hope(TesseraMachineState *s)
     if (s->any_woken) {
         return "a woken hart has yet to run";
     }
+    if (tessera_windows_pending(s)) {
+        return "a time window has yet to end";
+    }
     if (!all_cpu_threads_idle()) {
         return "a hart can run";
     }

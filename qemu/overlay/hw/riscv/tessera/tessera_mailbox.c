@@ -22,6 +22,7 @@
 #include "qapi/error.h"
 #include "system/reset.h"
 #include "system/runstate.h"
+#include "system/cpu-timers.h"
 #include "chardev/char.h"
 #include "trace/control.h"
 #include "hw/qdev-properties.h"
@@ -351,6 +352,9 @@ static RISCVException tessera_mailbox_op(CPURISCVState *env, int csrno,
 
     BQL_LOCK_GUARD();
     now = tessera_time_now(hart);
+    if (tessera_windows_hold(s->machine, hart, now)) {
+        return (RISCVException)EXCP_HLT;
+    }
     a = tessera_mailbox_csr(s->model, hart, csrno, value, now);
     tessera_machine_kick_woken(s->machine);
     tessera_mailbox_offer_from_host(s);
@@ -483,6 +487,7 @@ static void tessera_mailbox_realize(DeviceState *dev, Error **errp)
         .buffer_flits = m->buffer_flits,
         .idle_master = m->idle_master,
         .waits = m->waits,
+        .windows = m->windows_on,
     };
     TesseraMailboxHost host = {
         .opaque = s,

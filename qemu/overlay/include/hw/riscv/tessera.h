@@ -8,6 +8,7 @@
 #ifndef HW_RISCV_TESSERA_H
 #define HW_RISCV_TESSERA_H
 
+#include "qapi/qapi-types-common.h"
 #include "hw/boards.h"
 #include "hw/sysbus.h"
 #include "chardev/char-fe.h"
@@ -67,6 +68,19 @@ typedef struct TesseraTime {
     TesseraClocks *clocks;
 } TesseraTime;
 
+/* Time windows (tessera_windows.c, docs/ranks.md); on under -icount. */
+typedef struct TesseraWindows {
+    bool on;
+    uint32_t groups;         /* groups of boards taking turns (1: none) */
+    uint32_t active;         /* the group running its part of the window */
+    uint64_t length;         /* cycles: board-hop-cycles */
+    uint64_t end;            /* the window is [end - length, end) */
+    unsigned long *held;     /* harts held until the window reaches them */
+    uint32_t num_held;
+    uint32_t refund;         /* hart held by its running instruction */
+    uint64_t count;          /* windows ended */
+} TesseraWindows;
+
 struct TesseraMachineState {
     MachineState parent_obj;
 
@@ -90,6 +104,9 @@ struct TesseraMachineState {
     int idle_master;         /* TesseraTermdetMaster */
     int deadlock;            /* TesseraDeadlockAction */
     bool console_ids;        /* console lines start with the thread id */
+    OnOffAuto windows_opt;   /* time windows (tessera_windows.c) */
+    bool windows_on;         /* ... as decided at machine init */
+    uint32_t window_groups;  /* boards' groups taking turns in a window */
 
     TesseraShape shape;
     uint32_t num_harts;
@@ -100,6 +117,7 @@ struct TesseraMachineState {
     TesseraTile *tiles;      /* board-major, then tile y, tile x */
     DeviceState **mswi;
     TesseraTime time;
+    TesseraWindows windows;
     TesseraMailboxState *mailbox;
     TesseraReflexState *reflex;
     TesseraBarrierCtlState *barrier_ctl;
@@ -261,6 +279,25 @@ RISCVException tessera_csr_complete(TesseraMachineState *m,
 uint64_t tessera_mmio_complete(const char *device, int hart, hwaddr addr,
                                bool write, uint64_t value,
                                const TesseraAccess *a);
+
+/* Time windows (tessera_windows.c). */
+void tessera_windows_init(TesseraMachineState *s);
+void tessera_windows_reset(TesseraMachineState *s);
+/*
+ * At an operation whose outcome may depend on another board: if the hart's
+ * clock `now` has passed the window's end, holds it (halted) until the
+ * window reaches it, and returns true; the caller then ends the operation
+ * with EXCP_HLT, to execute it again. Call with the BQL.
+ */
+bool tessera_windows_hold(TesseraMachineState *s, uint32_t hart,
+                          uint64_t now);
+/*
+ * With window groups: a wake of a hart whose group is not running is kept
+ * for its group's turn (returns true; the hart stays halted).
+ */
+bool tessera_windows_defer_wake(TesseraMachineState *s, uint32_t hart);
+/* A window has yet to end: held harts or messages between boards. */
+bool tessera_windows_pending(TesseraMachineState *s);
 
 /* Deadlock detection (tessera_deadlock.c). */
 void tessera_deadlock_init(TesseraMachineState *s);

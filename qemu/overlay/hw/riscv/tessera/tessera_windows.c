@@ -1,0 +1,249 @@
+/*
+ * Tessera time windows (docs/ranks.md): what makes a board's run independent
+ * of what else the process runs, so that one program gives the same
+ * modelled results on one process or spread over several (ranks).
+ *
+ * Modelled time is cut into windows of board-hop-cycles, the shortest time
+ * in which anything one board does can reach another. Within a window each
+ * board runs on its own: a message to another board waits in its sender's
+ * outbound register (models/mailbox_net.c). When every hart is idle, the
+ * window ends: the held messages enter the network in an order that
+ * depends on modelled times alone (tessera_mailbox_exchange()), and the next
+ * window begins.
+ *
+ * A hart whose clock has passed the window's end is held (halted, its
+ * instruction to be executed again) where what it does next could depend
+ * on another board: at a mailbox operation, and at the end of its turn, so
+ * that a hart that never waits cannot keep the window open. It runs again
+ * once the window reaches its clock: whatever another board sent that
+ * arrives by then is in its mailbox.
+ *
+ * Under round-robin TCG each turn is WINDOW_TURN_INSTRUCTIONS long (or ends
+ * sooner, when the hart blocks or is held), not a share of a deadline that
+ * depends on how many harts the process runs (qemu/patches/0024-*).
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "qemu/osdep.h"
+#include "qemu/bitmap.h"
+#include "qemu/error-report.h"
+#include "hw/core/cpu.h"
+#include "system/cpu-timers.h"
+#include "hw/riscv/tessera.h"
+#include "tessera/models/mailbox.h"
+#include "trace.h"
+
+/*
+ * Instructions in a hart's turn: long enough that switching harts costs
+ * little beside it, short enough that a hart polling memory lets the others
+ * run. A constant, so that turns are the same in every process.
+ */
+#define WINDOW_TURN_INSTRUCTIONS 16384
+
+static TesseraMachineState *tessera_windows_machine;
+
+/* The group of boards a hart belongs to: boards split into equal runs. */
+static uint32_t tessera_windows_group(TesseraMachineState *s, uint32_t hart)
+{
+    uint32_t boards = s->boards_x * s->boards_y;
+    uint32_t board = hart / (s->num_harts / boards);
+
+    return (uint64_t)board * s->windows.groups / boards;
+}
+
+static int64_t tessera_windows_turn_budget(CPUState *cpu)
+{
+    return WINDOW_TURN_INSTRUCTIONS;
+}
+
+bool tessera_windows_defer_wake(TesseraMachineState *s, uint32_t hart)
+{
+    TesseraWindows *w = &s->windows;
+
+    if (w->groups == 1 || tessera_windows_group(s, hart) == w->active) {
+        return false;
+    }
+    if (!test_and_set_bit(hart, w->held)) {
+        w->num_held++;
+    }
+    return true;
+}
+
+/* Holds the hart if its clock has passed the window's end. */
+static bool tessera_windows_hold_if(TesseraMachineState *s, uint32_t hart,
+                                    uint64_t now)
+{
+    TesseraWindows *w = &s->windows;
+
+    if (!w->on || now < w->end) {
+        return false;
+    }
+    if (!test_and_set_bit(hart, w->held)) {
+        w->num_held++;
+        trace_tessera_window_hold(tessera_hart_thread_id(hart), now, w->end);
+    }
+    s->harts[hart].parent_obj.halted = 1;
+    return true;
+}
+
+bool tessera_windows_hold(TesseraMachineState *s, uint32_t hart, uint64_t now)
+{
+    if (!tessera_windows_hold_if(s, hart, now)) {
+        return false;
+    }
+    /* icount counts the instruction that ends the turn; it runs again */
+    s->windows.refund = hart;
+    return true;
+}
+
+static void tessera_windows_turn_end(CPUState *cpu)
+{
+    TesseraMachineState *s = tessera_windows_machine;
+    uint32_t hart = cpu->cpu_index;
+
+    if (s->windows.refund == hart) {
+        tessera_clocks_unretire(s->time.clocks, hart, 1);
+        s->windows.refund = UINT32_MAX;
+    }
+    if (!cpu->halted) {
+        tessera_windows_hold_if(s, hart,
+                                tessera_clocks_now(s->time.clocks, hart));
+    }
+}
+
+bool tessera_windows_pending(TesseraMachineState *s)
+{
+    return s->windows.num_held ||
+           (s->windows.on &&
+            tessera_mailbox_outbox_count(s->mailbox->model) != 0);
+}
+
+/* The window ends: messages between boards, then the next window. */
+static void tessera_windows_next(TesseraMachineState *s)
+{
+    TesseraWindows *w = &s->windows;
+    uint32_t exchanged;
+    unsigned long hart;
+
+    /* The first group runs first: the exchange's wakes of others wait */
+    w->active = 0;
+    exchanged = tessera_mailbox_exchange(s->mailbox->model, w->end);
+    w->end += w->length;
+    w->count++;
+    if (!s->any_woken && w->num_held) {
+        /* Nothing moves before the earliest held hart: its window is next */
+        uint64_t earliest = UINT64_MAX;
+
+        for (hart = find_first_bit(w->held, s->num_harts);
+             hart < s->num_harts;
+             hart = find_next_bit(w->held, s->num_harts, hart + 1)) {
+            earliest = MIN(earliest, tessera_clocks_now(s->time.clocks, hart));
+        }
+        if (earliest >= w->end) {
+            w->end = (earliest / w->length + 1) * w->length;
+        }
+    }
+    trace_tessera_window_end(w->count, exchanged, w->end);
+}
+
+/* Lets the running group's held harts go on up to the window's end. */
+static uint32_t tessera_windows_release(TesseraMachineState *s)
+{
+    TesseraWindows *w = &s->windows;
+    uint32_t released = 0;
+    unsigned long hart;
+
+    for (hart = find_first_bit(w->held, s->num_harts); hart < s->num_harts;
+         hart = find_next_bit(w->held, s->num_harts, hart + 1)) {
+        if (tessera_clocks_now(s->time.clocks, hart) < w->end &&
+            (w->groups == 1 || tessera_windows_group(s, hart) == w->active)) {
+            clear_bit(hart, w->held);
+            w->num_held--;
+            released++;
+            s->harts[hart].parent_obj.halted = 0;
+            set_bit(hart, s->woken);
+            s->any_woken = true;
+        }
+    }
+    return released;
+}
+
+/*
+ * Every hart is idle: the next group runs its part of the window, or the
+ * window ends. Returns whether a hart got work.
+ */
+static bool tessera_windows_all_idle(void)
+{
+    TesseraMachineState *s = tessera_windows_machine;
+    TesseraWindows *w = &s->windows;
+    bool gave;
+
+    if (!tessera_windows_pending(s)) {
+        return false;
+    }
+    do {
+        if (w->active + 1 < w->groups) {
+            w->active++;
+        } else {
+            tessera_windows_next(s);
+        }
+    } while (!tessera_windows_release(s) && !s->any_woken);
+    gave = s->any_woken;
+    tessera_machine_kick_woken(s);
+    return gave;
+}
+
+void tessera_windows_reset(TesseraMachineState *s)
+{
+    TesseraWindows *w = &s->windows;
+
+    w->end = w->length;
+    w->active = 0;
+    w->count = 0;
+    w->refund = UINT32_MAX;
+    w->num_held = 0;
+    bitmap_zero(w->held, s->num_harts);
+    /* Only the first group starts: the others wait for their turn */
+    for (uint32_t hart = 0; w->groups > 1 && hart < s->num_harts; hart++) {
+        if (tessera_windows_group(s, hart) != 0) {
+            set_bit(hart, w->held);
+            w->num_held++;
+            s->harts[hart].parent_obj.halted = 1;
+        }
+    }
+}
+
+void tessera_windows_init(TesseraMachineState *s)
+{
+    TesseraWindows *w = &s->windows;
+    uint32_t boards = s->boards_x * s->boards_y;
+
+    tessera_windows_machine = s;
+    if (s->window_groups == 0 || s->window_groups > boards) {
+        error_report("tessera: window-groups=%u: between 1 and the %u "
+                     "boards", s->window_groups, boards);
+        exit(1);
+    }
+    if (s->windows_opt == ON_OFF_AUTO_ON && !icount_enabled()) {
+        error_report("tessera: windows=on needs -icount (the deterministic "
+                     "mode)");
+        exit(1);
+    }
+    s->windows_on = s->windows_opt == ON_OFF_AUTO_ON ||
+                    (s->windows_opt == ON_OFF_AUTO_AUTO && icount_enabled());
+    if (s->window_groups > 1 && !s->windows_on) {
+        error_report("tessera: window-groups=%u needs windows=on",
+                     s->window_groups);
+        exit(1);
+    }
+    w->on = s->windows_on;
+    w->groups = s->window_groups;
+    w->length = s->board_hop_cycles;
+    w->held = bitmap_new(s->num_harts);
+    if (w->on) {
+        icount_turn_budget_hook = tessera_windows_turn_budget;
+        icount_turn_end_hook = tessera_windows_turn_end;
+        icount_all_idle_hook = tessera_windows_all_idle;
+    }
+}
