@@ -35,10 +35,15 @@
 #include <thread>
 #include <vector>
 
+#include "hostlink_internal.h"
 #include "tessera/hostlink/hostlink.h"
 #include "tessera/hostlink/image_files.h"
 #include "tessera/hw/machine_params.h"
 #include "tessera/hw/regs.h"
+
+using tessera::tinsel_hostlink::fail;
+using tessera::tinsel_hostlink::kBytesPerFlit;
+using tessera::tinsel_hostlink::kBytesPerMsg;
 
 namespace {
 
@@ -53,15 +58,7 @@ using tessera::hostlink::exit_status;
 using tessera::hostlink::Listener;
 using tessera::hostlink::Message;
 
-constexpr uint32_t kBytesPerFlit = TESSERA_BYTES_PER_FLIT;
-constexpr uint32_t kBytesPerMsg = TESSERA_MAX_FLITS * TESSERA_BYTES_PER_FLIT;
 constexpr int kStartTimeoutMs = 120000;
-
-[[noreturn]] void fail(const std::string& why, int status = EXIT_FAILURE) {
-  fflush(stdout);
-  fprintf(stderr, "HostLink: %s\n", why.c_str());
-  exit(status);
-}
 
 // QEMU processes of live HostLinks: a program that calls exit() skips the destructors of its
 // objects, and its machines must still end with it.
@@ -706,51 +703,13 @@ bool HostLink::canRecv() {
   return !m.messages.empty();
 }
 
-void HostLink::recvMsg(void* msg, uint32_t numBytes) {
-  if (numBytes > kBytesPerMsg)
-    fail("recvMsg() of " + std::to_string(numBytes) + " bytes: at most 64");
-  uint8_t whole[kBytesPerMsg];
-  recv(whole);
-  memcpy(msg, whole, numBytes);
-}
-
-void HostLink::recvBulk(int numMsgs, void* msgs) {
-  for (int i = 0; i < numMsgs; i++) recv(static_cast<uint8_t*>(msgs) + i * kBytesPerMsg);
-}
-
-void HostLink::recvMsgs(int numMsgs, int msgSize, void* msgs) {
-  if (msgSize < 0 || msgSize > static_cast<int>(kBytesPerMsg)) {
-    fail("recvMsgs() of " + std::to_string(msgSize) + "-byte messages: 0..64 bytes each");
-  }
-  for (int i = 0; i < numMsgs; i++) {
-    recvMsg(static_cast<uint8_t*>(msgs) + i * msgSize, static_cast<uint32_t>(msgSize));
-  }
-}
-
 uint32_t HostLink::toAddr(uint32_t meshX, uint32_t meshY, uint32_t coreId, uint32_t threadId) {
-  const TesseraShape& s = machine_->shape;
-  const uint32_t core_bits = tessera_log2_ceil(s.cores_per_tile);
-  const uint32_t tile_x_bits = tessera_log2_ceil(s.tiles_x);
-  TesseraCoords c;
-  c.board_x = meshX;
-  c.board_y = meshY;
-  c.core = coreId & ((1u << core_bits) - 1);
-  c.tile_x = (coreId >> core_bits) & ((1u << tile_x_bits) - 1);
-  c.tile_y = coreId >> (core_bits + tile_x_bits);
-  c.thread = threadId;
-  return tessera_thread_id(&s, &c);
+  return tessera::tinsel_hostlink::to_addr(machine_->shape, meshX, meshY, coreId, threadId);
 }
 
 void HostLink::fromAddr(uint32_t addr, uint32_t* meshX, uint32_t* meshY, uint32_t* coreId,
                         uint32_t* threadId) {
-  const TesseraShape& s = machine_->shape;
-  const TesseraCoords c = tessera_coords(&s, addr);
-  *meshX = c.board_x;
-  *meshY = c.board_y;
-  *coreId = ((c.tile_y << tessera_log2_ceil(s.tiles_x) | c.tile_x)
-             << tessera_log2_ceil(s.cores_per_tile)) |
-            c.core;
-  *threadId = c.thread;
+  tessera::tinsel_hostlink::from_addr(machine_->shape, addr, meshX, meshY, coreId, threadId);
 }
 
 // Prints at most max of the lines that arrived; returns how many it printed.
@@ -787,14 +746,6 @@ bool HostLink::pollStdOut(FILE* outFile, uint32_t* lineCount) {
   return printed != 0;
 }
 
-bool HostLink::pollStdOut(FILE* outFile) {
-  return pollStdOut(outFile, nullptr);
-}
-
-bool HostLink::pollStdOut() {
-  return pollStdOut(stdout);
-}
-
 void HostLink::dumpStdOut(FILE* outFile) {
   Machine& m = *machine_;
   if (!m.booted) fail("dumpStdOut() before boot()");
@@ -809,10 +760,6 @@ void HostLink::dumpStdOut(FILE* outFile) {
       return;
     }
   }
-}
-
-void HostLink::dumpStdOut() {
-  dumpStdOut(stdout);
 }
 
 void HostLink::dumpStdOut(FILE* outFile, uint32_t lines) {
