@@ -14,6 +14,7 @@
 
 /* A fixed string: the registry keeps the pointer (waits.h). */
 #define BARRIER_WAIT_OPERATION "barrier controller enter (waiting for the count)"
+#define BARRIER_WAIT_POSTED "barrier controller command (waiting for the window's end)"
 #define BARRIER_UIDS (TESSERA_BARRIER_UID_MASK + 1u)
 #define BARRIER_NONE UINT32_MAX
 
@@ -29,7 +30,18 @@ typedef struct BarrierHart {
     uint64_t src_cycle; /* when it entered */
     uint64_t resume_at; /* RELEASED: overflow + lat_3 */
     uint32_t next;      /* next arrival of its episode, or BARRIER_NONE */
+    /* Windows: its command waits for an exchange, or has been answered */
+    enum { BARRIER_POST_NONE, BARRIER_POST_WAITING, BARRIER_POST_ANSWERED } post;
+    uint32_t post_csr, post_value;
+    TesseraAccess answer;
 } BarrierHart;
+
+/* Windows: a command on its way to the controller. */
+typedef struct BarrierPost {
+    uint64_t arrival; /* at the controller: now + lat_1 */
+    uint64_t now;     /* when its hart issued it */
+    uint32_t hart;
+} BarrierPost;
 
 typedef struct BarrierEpisode {
     uint32_t uid, count, arrived;
@@ -63,6 +75,8 @@ struct TesseraBarrierCtl {
     BarrierEpisode *episodes;
     uint16_t *free_episodes;
     uint32_t num_free;
+    BarrierPost *posts; /* windows: waiting for an exchange */
+    uint32_t num_posts, posts_capacity;
 };
 
 /* The slot of a small host's table that holds uid (a registered count or an
@@ -175,6 +189,7 @@ static void barrier_power_on(TesseraBarrierCtl *b)
     }
     memset(b->episodes, 0, b->max_open * sizeof(*b->episodes));
     b->num_free = b->max_open;
+    b->num_posts = 0;
     for (uint32_t i = 0; i < b->max_open; i++) {
         /* Lowest index on top: episodes are handed out in order. */
         b->free_episodes[i] = (uint16_t)(b->max_open - 1 - i);
@@ -237,13 +252,16 @@ void tessera_barrier_ctl_free(TesseraBarrierCtl *b)
     free(b->uids);
     free(b->episodes);
     free(b->free_episodes);
+    free(b->posts);
     free(b);
 }
 
 void tessera_barrier_ctl_reset(TesseraBarrierCtl *b)
 {
     for (uint32_t h = 0; h < b->num_harts; h++) {
-        if (b->harts[h].state != BARRIER_HART_IDLE && b->cfg.waits) {
+        if ((b->harts[h].state != BARRIER_HART_IDLE ||
+             b->harts[h].post == BARRIER_POST_WAITING) &&
+            b->cfg.waits) {
             tessera_waits_unblock(b->cfg.waits, h);
         }
     }
@@ -470,19 +488,15 @@ static uint32_t barrier_set_count(TesseraBarrierCtl *b, uint32_t value,
     return old;
 }
 
-TesseraAccess tessera_barrier_ctl_csr(TesseraBarrierCtl *b,
-                                      uint32_t hart_index, uint32_t csr,
-                                      uint32_t value, uint64_t now)
+/* A command carried out now (without windows: when issued). */
+static TesseraAccess barrier_csr_now(TesseraBarrierCtl *b, uint32_t hart_index,
+                                     uint32_t csr, uint32_t value, uint64_t now)
 {
     TesseraAccessStatus status = TESSERA_ACCESS_DONE;
     const char *error = NULL;
     uint32_t result = 0;
     uint64_t resume_at = now;
 
-    if (hart_index >= b->num_harts) {
-        return tessera_access_guest_error("barrier controller: no such hart",
-                                          now);
-    }
     switch (csr) {
     case TESSERA_CSR_BARRIER_COUNT:
         result = barrier_set_count(b, value, &error);
@@ -502,6 +516,131 @@ TesseraAccess tessera_barrier_ctl_csr(TesseraBarrierCtl *b,
     return tessera_access(error ? TESSERA_ACCESS_GUEST_ERROR
                                 : TESSERA_ACCESS_DONE,
                           result, resume_at, error);
+}
+
+/* Windows: the command waits for the exchange at the end of the window in
+ * which it reaches the controller. */
+static TesseraAccess barrier_post(TesseraBarrierCtl *b, uint32_t h,
+                                  uint32_t csr, uint32_t value, uint64_t now)
+{
+    BarrierHart *p = &b->harts[h];
+
+    if (b->num_posts == b->posts_capacity) {
+        uint32_t n = b->posts_capacity ? 2 * b->posts_capacity : 64;
+        BarrierPost *grown = realloc(b->posts, n * sizeof(*grown));
+
+        if (grown == NULL) {
+            abort(); /* the model cannot go on without its commands */
+        }
+        b->posts = grown;
+        b->posts_capacity = n;
+    }
+    b->posts[b->num_posts++] = (BarrierPost){
+        .arrival = now + tessera_barrier_ctl_latency(b, h),
+        .now = now,
+        .hart = h,
+    };
+    p->post = BARRIER_POST_WAITING;
+    p->post_csr = csr;
+    p->post_value = value;
+    if (b->cfg.waits) {
+        tessera_waits_block(b->cfg.waits, h, BARRIER_WAIT_POSTED, now);
+    }
+    return tessera_access_blocked(now);
+}
+
+TesseraAccess tessera_barrier_ctl_csr(TesseraBarrierCtl *b,
+                                      uint32_t hart_index, uint32_t csr,
+                                      uint32_t value, uint64_t now)
+{
+    BarrierHart *p;
+
+    if (hart_index >= b->num_harts) {
+        return tessera_access_guest_error("barrier controller: no such hart",
+                                          now);
+    }
+    if (csr != TESSERA_CSR_BARRIER_COUNT && csr != TESSERA_CSR_BARRIER_ENTER) {
+        return tessera_access_unknown(now);
+    }
+    if (!b->cfg.windows) {
+        return barrier_csr_now(b, hart_index, csr, value, now);
+    }
+    p = &b->harts[hart_index];
+    if (p->post == BARRIER_POST_WAITING) {
+        /* Issued again before the exchange: the same command, still on its way */
+        return tessera_access_blocked(now);
+    }
+    if (p->post == BARRIER_POST_ANSWERED) {
+        p->post = BARRIER_POST_NONE;
+        if (p->post_csr == csr && p->post_value == value) {
+            TesseraAccess a = p->answer;
+
+            a.resume_at = barrier_max(a.resume_at, now);
+            return a;
+        }
+    }
+    if (csr == TESSERA_CSR_BARRIER_ENTER && p->state != BARRIER_HART_IDLE &&
+        p->value == value) {
+        /* Its counted ENTER again: still waiting, or released */
+        return barrier_csr_now(b, hart_index, csr, value, now);
+    }
+    return barrier_post(b, hart_index, csr, value, now);
+}
+
+uint32_t tessera_barrier_ctl_posted(const TesseraBarrierCtl *b)
+{
+    return b->num_posts;
+}
+
+/* Arrival at the controller, then hart: modelled facts only. */
+static int barrier_post_order(const void *x, const void *y)
+{
+    const BarrierPost *p = x, *q = y;
+
+    if (p->arrival != q->arrival) {
+        return p->arrival < q->arrival ? -1 : 1;
+    }
+    return p->hart < q->hart ? -1 : p->hart > q->hart;
+}
+
+uint32_t tessera_barrier_ctl_exchange(TesseraBarrierCtl *b, uint64_t until)
+{
+    uint32_t n = b->num_posts, done = 0, kept = 0, i;
+
+    if (n > 1) {
+        qsort(b->posts, n, sizeof(*b->posts), barrier_post_order);
+    }
+    for (i = 0; i < n; i++) {
+        BarrierPost post = b->posts[i];
+        BarrierHart *p = &b->harts[post.hart];
+        TesseraAccess a;
+
+        if (post.arrival >= until) {
+            b->posts[kept++] = post;
+            continue;
+        }
+        p->post = BARRIER_POST_NONE;
+        a = barrier_csr_now(b, post.hart, p->post_csr, p->post_value, post.now);
+        done++;
+        /* The registry shows what the hart waits for now: its episode (an
+         * entry counted now or before), or nothing */
+        if (b->cfg.waits) {
+            if (p->state == BARRIER_HART_WAITING) {
+                tessera_waits_block(b->cfg.waits, post.hart,
+                                    BARRIER_WAIT_OPERATION, p->src_cycle);
+            } else {
+                tessera_waits_unblock(b->cfg.waits, post.hart);
+            }
+        }
+        if (a.status == TESSERA_ACCESS_BLOCKED) {
+            continue; /* counted in its episode: waits there */
+        }
+        p->post = BARRIER_POST_ANSWERED;
+        p->answer = a;
+        b->host.wake(b->host.opaque, post.hart);
+    }
+    b->num_posts = kept;
+    return done;
 }
 
 uint32_t tessera_barrier_ctl_arrived(const TesseraBarrierCtl *b, uint32_t uid,

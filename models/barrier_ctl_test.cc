@@ -28,8 +28,9 @@ class Ctl {
  public:
   explicit Ctl(const TesseraShape& shape, uint32_t tile_hop = 4, uint32_t board_hop = 150,
                uint32_t at_x = 0, uint32_t at_y = 0, TesseraWaits* waits = nullptr,
-               uint32_t uid_slots = 0) {
-    const TesseraBarrierCtlConfig config{shape, tile_hop, board_hop, at_x, at_y, waits, uid_slots};
+               uint32_t uid_slots = 0, bool windows = false) {
+    const TesseraBarrierCtlConfig config{shape, tile_hop, board_hop, at_x,
+                                         at_y,  waits,    uid_slots, windows};
     TesseraBarrierCtlHost host{};
     host.opaque = this;
     host.wake = [](void* self, uint32_t hart) { static_cast<Ctl*>(self)->woken.push_back(hart); };
@@ -98,7 +99,7 @@ TEST(BarrierCtlModel, RefusesWhatTheMachineCannotBe) {
   TesseraBarrierCtlHost host{};
   host.wake = [](void*, uint32_t) {};
   auto accepts = [&](const TesseraShape& shape, uint32_t x, uint32_t y) {
-    const TesseraBarrierCtlConfig config{shape, 4, 150, x, y, nullptr, 0};
+    const TesseraBarrierCtlConfig config{shape, 4, 150, x, y, nullptr, 0, false};
     TesseraBarrierCtl* b = tessera_barrier_ctl_new(&config, &host);
     tessera_barrier_ctl_free(b);
     return b != nullptr;
@@ -109,7 +110,7 @@ TEST(BarrierCtlModel, RefusesWhatTheMachineCannotBe) {
   EXPECT_FALSE(accepts(kDefault, 0, 2));
   EXPECT_TRUE(accepts(TesseraShape{2, 3, 2, 2, 1, 1}, 3, 5));
   EXPECT_FALSE(accepts(TesseraShape{0, 1, 2, 2, 1, 1}, 0, 0));
-  const TesseraBarrierCtlConfig config{kDefault, 4, 150, 0, 0, nullptr, 0};
+  const TesseraBarrierCtlConfig config{kDefault, 4, 150, 0, 0, nullptr, 0, false};
   const TesseraBarrierCtlHost no_wake{};
   EXPECT_EQ(tessera_barrier_ctl_new(&config, &no_wake), nullptr);
 }
@@ -425,4 +426,64 @@ TEST(BarrierCtlModel, ASmallUidTableHoldsWhatFitsAndRefusesTheRest) {
   EXPECT_EQ(tessera_barrier_ctl_open_uids(ctl.get()), 1u);
   EXPECT_EQ(ctl.Enter(3, 12, 2, 0).result, TESSERA_ACCESS_DONE);
   EXPECT_EQ(tessera_barrier_ctl_open_uids(ctl.get()), 0u);
+}
+
+// With windows, commands wait for the exchange and are carried out by arrival at the controller,
+// whatever order their harts ran in; the answer is read when the hart issues its command again.
+TEST(BarrierCtlWindows, CommandsAreCarriedOutByArrivalAtTheExchange) {
+  auto run = [](bool reversed) {
+    Ctl c(kFourTiles, 4, 150, 0, 0, nullptr, 0, true);
+    const uint32_t harts[] = {0, 1, 2, 3};
+    const uint64_t times[] = {40, 10, 30, 20};
+    for (uint32_t i = 0; i < 4; i++) {
+      const uint32_t k = reversed ? 3 - i : i;
+      EXPECT_EQ(c.Enter(harts[k], 7, 4, times[k]).result, TESSERA_ACCESS_BLOCKED);
+    }
+    EXPECT_EQ(tessera_barrier_ctl_posted(c.get()), 4u);
+    EXPECT_TRUE(c.log.empty());
+    EXPECT_EQ(tessera_barrier_ctl_exchange(c.get(), 1000), 4u);
+    EXPECT_EQ(tessera_barrier_ctl_posted(c.get()), 0u);
+    std::vector<uint32_t> order;
+    for (const LogLine& l : c.log) {
+      if (l.text.rfind("BARRIER", 0) == 0) order.push_back(l.hart);
+    }
+    return order;
+  };
+  // Arrival = issue + lat_1 (0, 4, 4, 8 cycles for tiles 0..3): 10+4, 20+8, 30+4, 40+0.
+  const std::vector<uint32_t> expected{1, 3, 2, 0};
+  EXPECT_EQ(run(false), expected);
+  EXPECT_EQ(run(true), expected);
+}
+
+TEST(BarrierCtlWindows, TheLastArrivalAndACountAreAnsweredAfterTheExchange) {
+  Ctl c(kFourTiles, 4, 150, 0, 0, nullptr, 0, true);
+  const uint64_t lat3 = Oracle(kFourTiles, 4, 150, 3, 0, 0);
+  EXPECT_EQ(c.SetCount(3, 9, 2, 100).result, TESSERA_ACCESS_BLOCKED);
+  EXPECT_EQ(c.SetCount(3, 9, 2, 100).result, TESSERA_ACCESS_BLOCKED);  // again: still on its way
+  EXPECT_EQ(tessera_barrier_ctl_exchange(c.get(), 100 + lat3), 0u);    // not there before then
+  EXPECT_EQ(tessera_barrier_ctl_exchange(c.get(), 100 + lat3 + 1), 1u);
+  EXPECT_EQ(c.woken, std::vector<uint32_t>{3});
+  const Ctl::Answer count = c.SetCount(3, 9, 2, 101);
+  EXPECT_EQ(count.result, TESSERA_ACCESS_DONE);
+  EXPECT_EQ(count.resume_at, 100 + 2 * lat3);
+  EXPECT_EQ(tessera_barrier_ctl_registered(c.get(), 9), 2u);
+
+  c.woken.clear();
+  EXPECT_EQ(c.Enter(0, 9, 0, 500).result, TESSERA_ACCESS_BLOCKED);
+  EXPECT_EQ(c.Enter(3, 9, 0, 520).result, TESSERA_ACCESS_BLOCKED);
+  EXPECT_EQ(tessera_barrier_ctl_exchange(c.get(), 1000), 2u);
+  EXPECT_EQ(c.woken, (std::vector<uint32_t>{0, 3}));  // released, then the last one answered
+  const uint64_t overflow = 520 + lat3;
+  EXPECT_EQ(c.Enter(0, 9, 0, 501).resume_at, overflow);
+  EXPECT_EQ(c.Enter(3, 9, 0, 521).resume_at, overflow + lat3);
+  EXPECT_EQ(c.Arrived(9), 0u);
+}
+
+TEST(BarrierCtlWindows, AResetForgetsWaitingCommands) {
+  Ctl c(kFourTiles, 4, 150, 0, 0, nullptr, 0, true);
+  EXPECT_EQ(c.Enter(1, 5, 2, 10).result, TESSERA_ACCESS_BLOCKED);
+  tessera_barrier_ctl_reset(c.get());
+  EXPECT_EQ(tessera_barrier_ctl_posted(c.get()), 0u);
+  EXPECT_EQ(tessera_barrier_ctl_exchange(c.get(), 1000), 0u);
+  EXPECT_TRUE(c.log.empty());
 }

@@ -15,7 +15,8 @@ BarrierCtlDevice::BarrierCtlDevice(Machine& machine, const MachineParams& params
                                        params.barrier_tile_x,
                                        params.barrier_tile_y,
                                        waiters_.registry(),
-                                       0};  // a table over every uid
+                                       0,  // a table over every uid
+                                       false};
   TesseraBarrierCtlHost host{};
   host.opaque = this;
   host.wake = &BarrierCtlDevice::wake;

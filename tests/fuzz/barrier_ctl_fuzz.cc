@@ -57,8 +57,9 @@ struct Episode {
 class Scenario {
  public:
   Scenario(const TesseraShape& shape, uint32_t tile_hop, uint32_t board_hop, uint32_t at_x,
-           uint32_t at_y, uint32_t uid_slots)
-      : shape_(shape),
+           uint32_t at_y, uint32_t uid_slots, bool windows)
+      : windows_(windows),
+        shape_(shape),
         tile_hop_(tile_hop),
         board_hop_(board_hop),
         at_x_(at_x),
@@ -67,7 +68,8 @@ class Scenario {
         harts_(num_harts_),
         uid_slots_(uid_slots) {
     waits_ = tessera_waits_new(&shape);
-    const TesseraBarrierCtlConfig config{shape, tile_hop, board_hop, at_x, at_y, waits_, uid_slots};
+    const TesseraBarrierCtlConfig config{shape, tile_hop, board_hop, at_x,
+                                         at_y,  waits_,   uid_slots, windows};
     TesseraBarrierCtlHost host{};
     host.opaque = this;
     host.wake = [](void* self, uint32_t hart) {
@@ -99,9 +101,9 @@ class Scenario {
     uint64_t at = 0;
     const char* error = nullptr;
     const auto r = Completed(
-        tessera_access_unpack(tessera_barrier_ctl_csr(ctl_, hart, TESSERA_CSR_BARRIER_COUNT,
-                                                      TESSERA_BARRIER_VALUE(uid, count), now),
-                              &result, &at, &error),
+        tessera_access_unpack(
+            issue(hart, TESSERA_CSR_BARRIER_COUNT, TESSERA_BARRIER_VALUE(uid, count), now),
+            &result, &at, &error),
         error);
     FUZZ_CHECK(r == TESSERA_ACCESS_DONE, "COUNT did not complete");
     if (hart >= num_harts_) {
@@ -128,9 +130,8 @@ class Scenario {
     const size_t log_before = log_.size();
     woken_.clear();
     const auto r =
-        Completed(tessera_access_unpack(
-                      tessera_barrier_ctl_csr(ctl_, hart, TESSERA_CSR_BARRIER_ENTER, value, now),
-                      &status, &at, &error),
+        Completed(tessera_access_unpack(issue(hart, TESSERA_CSR_BARRIER_ENTER, value, now),
+                                        &status, &at, &error),
                   error);
     if (hart >= num_harts_) {
       FUZZ_CHECK(r == TESSERA_ACCESS_DONE && error != nullptr, "ENTER by no hart accepted");
@@ -186,6 +187,30 @@ class Scenario {
   }
 
  private:
+  // A command, as the controller without windows answers it. With windows it is posted (the
+  // hart blocks, nothing is logged), the window ends at once, and the hart, woken if its
+  // command was answered, issues it again to read the answer; a counted ENTER waits as before.
+  TesseraAccess issue(uint32_t hart, uint32_t csr, uint32_t value, uint64_t now) {
+    const TesseraAccess a = tessera_barrier_ctl_csr(ctl_, hart, csr, value, now);
+    if (!windows_ || tessera_barrier_ctl_posted(ctl_) == 0) {
+      return a;
+    }
+    const size_t log_before = log_.size();
+    FUZZ_CHECK(a.status == TESSERA_ACCESS_BLOCKED && tessera_barrier_ctl_posted(ctl_) == 1,
+               "a posted command did not block, or more than it is posted");
+    FUZZ_CHECK(tessera_barrier_ctl_csr(ctl_, hart, csr, value, now).status ==
+                   TESSERA_ACCESS_BLOCKED,
+               "a posted command issued again did not block");
+    FUZZ_CHECK(log_.size() == log_before, "posting logged");
+    FUZZ_CHECK(tessera_barrier_ctl_exchange(ctl_, UINT64_MAX) == 1, "the exchange left it");
+    const auto self = std::find(woken_.begin(), woken_.end(), hart);
+    if (self == woken_.end()) {
+      return tessera_access_blocked(now);
+    }
+    woken_.erase(self);
+    return tessera_barrier_ctl_csr(ctl_, hart, csr, value, now);
+  }
+
   // A uid with a registered count or an open episode takes a slot of a small uid table.
   bool in_use(uint32_t uid) const {
     const auto r = registered_.find(uid);
@@ -281,6 +306,7 @@ class Scenario {
     FUZZ_CHECK(tessera_barrier_ctl_open_uids(ctl_) == episodes_.size(), "open uids disagree");
   }
 
+  bool windows_;
   TesseraShape shape_;
   uint32_t tile_hop_, board_hop_, at_x_, at_y_;
   uint32_t num_harts_;
@@ -305,7 +331,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const uint32_t at_x = in.below(shape.boards_x * shape.tiles_x);
   const uint32_t at_y = in.below(shape.boards_y * shape.tiles_y);
   const uint32_t uid_slots = in.below(2) == 0 ? 0 : 1 + in.below(6);
-  Scenario s(shape, tile_hop, board_hop, at_x, at_y, uid_slots);
+  const bool windows = in.below(2) == 1;  // docs/ranks.md
+  Scenario s(shape, tile_hop, board_hop, at_x, at_y, uid_slots, windows);
   const uint32_t harts = s.num_harts();
   // Few uids collide often; now and then any uid, so that the table fills.
   const uint32_t uid_span = in.below(4) == 0 ? 65536 : 1 + in.below(8);

@@ -94,6 +94,13 @@ typedef struct TesseraBarrierCtlConfig {
      * registered count or an open episode at once; a count or an ENTER
      * beyond that is refused (a guest error, status FULL for ENTER). */
     uint32_t uid_slots;
+    /* Time windows (docs/ranks.md): a command waits (its hart blocked)
+     * until the host calls tessera_barrier_ctl_exchange() at the end of the
+     * window in which it reaches the controller; then commands are carried
+     * out in order of (arrival at the controller, hart), and a hart whose
+     * command is answered is woken to issue it again and read the answer.
+     * Off: each command is carried out when issued. */
+    bool windows;
 } TesseraBarrierCtlConfig;
 
 typedef struct TesseraBarrierCtlHost {
@@ -122,6 +129,14 @@ void tessera_barrier_ctl_reset(TesseraBarrierCtl *b);
 TesseraAccess tessera_barrier_ctl_csr(TesseraBarrierCtl *b,
                                       uint32_t hart_index, uint32_t csr,
                                       uint32_t value, uint64_t now);
+
+/* With windows: the commands waiting for an exchange. */
+uint32_t tessera_barrier_ctl_posted(const TesseraBarrierCtl *b);
+/* With windows, at the end of a window that ends at `until`: carries out
+ * every waiting command that reaches the controller before `until`, in
+ * order of (arrival, hart) (no command issued later can arrive before
+ * `until`). Returns how many. */
+uint32_t tessera_barrier_ctl_exchange(TesseraBarrierCtl *b, uint64_t until);
 
 /* Arrivals so far in uid's open episode, and its count; 0 and 0 if the uid
  * is not open. */

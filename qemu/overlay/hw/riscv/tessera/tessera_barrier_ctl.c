@@ -77,6 +77,9 @@ static RISCVException tessera_barrier_ctl_op(CPURISCVState *env, int csrno,
 
     BQL_LOCK_GUARD();
     now = tessera_time_now(hart);
+    if (tessera_windows_hold(s->machine, hart, now)) {
+        return (RISCVException)EXCP_HLT;
+    }
     /* The same ENTER issued again after a wake (or an interrupt) */
     again = csrno == TESSERA_CSR_BARRIER_ENTER &&
             s->entered[hart] == (uint64_t)value + 1;
@@ -86,7 +89,9 @@ static RISCVException tessera_barrier_ctl_op(CPURISCVState *env, int csrno,
     }
     a = tessera_barrier_ctl_csr(s->model, hart, csrno, value, now);
     if (a.status == TESSERA_ACCESS_BLOCKED) {
-        s->entered[hart] = (uint64_t)value + 1;
+        if (csrno == TESSERA_CSR_BARRIER_ENTER) {
+            s->entered[hart] = (uint64_t)value + 1;
+        }
     } else if (csrno == TESSERA_CSR_BARRIER_ENTER) {
         /* BUSY refuses an ENTER beside the outstanding one */
         if (a.value != TESSERA_BARRIER_BUSY) {
@@ -121,6 +126,7 @@ static void tessera_barrier_ctl_realize(DeviceState *dev, Error **errp)
         .tile_x = m->barrier_tile_x,
         .tile_y = m->barrier_tile_y,
         .waits = m->waits,
+        .windows = m->windows_on,
     };
     TesseraBarrierCtlHost host = {
         .opaque = s,

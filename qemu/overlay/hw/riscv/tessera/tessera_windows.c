@@ -31,6 +31,7 @@
 #include "hw/core/cpu.h"
 #include "system/cpu-timers.h"
 #include "hw/riscv/tessera.h"
+#include "tessera/models/barrier_ctl.h"
 #include "tessera/models/mailbox.h"
 #include "trace.h"
 
@@ -116,7 +117,8 @@ bool tessera_windows_pending(TesseraMachineState *s)
 {
     return s->windows.num_held ||
            (s->windows.on &&
-            tessera_mailbox_outbox_count(s->mailbox->model) != 0);
+            (tessera_mailbox_outbox_count(s->mailbox->model) != 0 ||
+             tessera_barrier_ctl_posted(s->barrier_ctl->model) != 0));
 }
 
 /* The window ends: messages between boards, then the next window. */
@@ -129,6 +131,7 @@ static void tessera_windows_next(TesseraMachineState *s)
     /* The first group runs first: the exchange's wakes of others wait */
     w->active = 0;
     exchanged = tessera_mailbox_exchange(s->mailbox->model, w->end);
+    tessera_barrier_ctl_exchange(s->barrier_ctl->model, w->end);
     w->end += w->length;
     w->count++;
     if (!s->any_woken && w->num_held) {
