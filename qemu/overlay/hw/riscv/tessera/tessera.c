@@ -920,7 +920,7 @@ static void tessera_machine_instance_init(Object *obj)
     s->deadlock = TESSERA_DEADLOCK_EXIT;
     s->window_groups = 1;
     /* Off until every device that spans boards keeps to the windows */
-    s->windows_opt = ON_OFF_AUTO_AUTO;
+    s->windows_opt = ON_OFF_AUTO_OFF;
     for (size_t i = 0; i < ARRAY_SIZE(tessera_props); i++) {
         *tessera_prop_field(s, &tessera_props[i]) = tessera_props[i].dflt;
     }

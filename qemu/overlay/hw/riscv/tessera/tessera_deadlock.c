@@ -27,6 +27,7 @@
 #include "system/cpu-timers.h"
 #include "system/runstate.h"
 #include "hw/riscv/tessera.h"
+#include "tessera/models/mailbox.h"
 #include "tessera/models/sysinfo.h"
 #include "tessera/models/waits.h"
 #include "trace.h"
@@ -102,7 +103,9 @@ static void tessera_deadlock_check(void)
     TesseraMachineState *s = tessera_deadlock_machine;
     g_autofree char *report = NULL;
     g_autofree char *held = NULL;
+    g_autofree char *egress = NULL;
     uint64_t latest = 0;
+    uint32_t at_egress;
     uint32_t held_thread;
     size_t len;
 
@@ -122,23 +125,30 @@ static void tessera_deadlock_check(void)
         held = g_strdup_printf("  the host's message to thread 0x%x waits "
                                "for room in its mailbox\n", held_thread);
     }
+    at_egress = s->windows.on ? tessera_mailbox_outbox_count(s->mailbox->model)
+                              : 0;
+    if (at_egress) {
+        egress = g_strdup_printf("  %u messages to other boards wait at their "
+                                 "board's egress for room in their mailboxes\n",
+                                 at_egress);
+    }
     trace_tessera_deadlock(tessera_waits_count(s->waits), latest);
     if (s->deadlock == TESSERA_DEADLOCK_STOP) {
         error_report("tessera: deadlock: every hart is stopped and nothing "
                      "can wake one (latest modelled cycle %" PRIu64 "); "
-                     "waiting:\n%s%s"
+                     "waiting:\n%s%s%s"
                      "tessera: the machine pauses for the debugger "
                      "(machine option deadlock=stop)", latest, report,
-                     held ? held : "");
+                     held ? held : "", egress ? egress : "");
         vm_stop(RUN_STATE_PAUSED);
         return;
     }
     error_report("tessera: deadlock: every hart is stopped and nothing can "
                  "wake one (latest modelled cycle %" PRIu64 "); waiting:\n"
-                 "%s%s"
+                 "%s%s%s"
                  "tessera: exit status %d (deadlock); machine option "
                  "deadlock=off turns detection off",
-                 latest, report, held ? held : "",
+                 latest, report, held ? held : "", egress ? egress : "",
                  TESSERA_DEADLOCK_EXIT_STATUS);
     qemu_system_shutdown_request_with_code(SHUTDOWN_CAUSE_GUEST_PANIC,
                                            TESSERA_DEADLOCK_EXIT_STATUS);

@@ -103,6 +103,7 @@ static void tessera_windows_turn_end(CPUState *cpu)
     TesseraMachineState *s = tessera_windows_machine;
     uint32_t hart = cpu->cpu_index;
 
+    s->windows.stalled = false; /* a hart ran: room may have appeared */
     if (s->windows.refund == hart) {
         tessera_clocks_unretire(s->time.clocks, hart, 1);
         s->windows.refund = UINT32_MAX;
@@ -115,23 +116,26 @@ static void tessera_windows_turn_end(CPUState *cpu)
 
 bool tessera_windows_pending(TesseraMachineState *s)
 {
-    return s->windows.num_held ||
-           (s->windows.on &&
-            (tessera_mailbox_outbox_count(s->mailbox->model) != 0 ||
-             tessera_barrier_ctl_posted(s->barrier_ctl->model) != 0));
+    const TesseraWindows *w = &s->windows;
+
+    return !w->stalled &&
+           (w->num_held != 0 ||
+            (w->on &&
+             (tessera_mailbox_outbox_count(s->mailbox->model) != 0 ||
+              tessera_barrier_ctl_posted(s->barrier_ctl->model) != 0)));
 }
 
 /* The window ends: messages between boards, then the next window. */
-static void tessera_windows_next(TesseraMachineState *s)
+static uint32_t tessera_windows_next(TesseraMachineState *s)
 {
     TesseraWindows *w = &s->windows;
-    uint32_t exchanged;
+    uint32_t exchanged, commands;
     unsigned long hart;
 
     /* The first group runs first: the exchange's wakes of others wait */
     w->active = 0;
     exchanged = tessera_mailbox_exchange(s->mailbox->model, w->end);
-    tessera_barrier_ctl_exchange(s->barrier_ctl->model, w->end);
+    commands = tessera_barrier_ctl_exchange(s->barrier_ctl->model, w->end);
     w->end += w->length;
     w->count++;
     if (!s->any_woken && w->num_held) {
@@ -148,6 +152,7 @@ static void tessera_windows_next(TesseraMachineState *s)
         }
     }
     trace_tessera_window_end(w->count, exchanged, w->end);
+    return exchanged + commands;
 }
 
 /* Lets the running group's held harts go on up to the window's end. */
@@ -185,13 +190,31 @@ static bool tessera_windows_all_idle(void)
     if (!tessera_windows_pending(s)) {
         return false;
     }
-    do {
+    for (;;) {
+        bool moved = false;
+
         if (w->active + 1 < w->groups) {
             w->active++;
         } else {
-            tessera_windows_next(s);
+            moved = tessera_windows_next(s) != 0;
         }
-    } while (!tessera_windows_release(s) && !s->any_woken);
+        if (tessera_windows_release(s) || s->any_woken ||
+            !tessera_windows_pending(s)) {
+            break;
+        }
+        /*
+         * An exchange that moved nothing, no hart held and no command on its
+         * way: what waits at an egress waits for room that only a hart can
+         * make, and every hart is stopped. Later windows would change
+         * nothing: the machine is stalled (a deadlock, unless the host
+         * sends), until a hart runs again.
+         */
+        if (w->active == 0 && !moved && w->num_held == 0 &&
+            tessera_barrier_ctl_posted(s->barrier_ctl->model) == 0) {
+            w->stalled = true;
+            break;
+        }
+    }
     gave = s->any_woken;
     tessera_machine_kick_woken(s);
     return gave;
@@ -205,6 +228,7 @@ void tessera_windows_reset(TesseraMachineState *s)
     w->active = 0;
     w->count = 0;
     w->refund = UINT32_MAX;
+    w->stalled = false;
     w->num_held = 0;
     bitmap_zero(w->held, s->num_harts);
     /* Only the first group starts: the others wait for their turn */

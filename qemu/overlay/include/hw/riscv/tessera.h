@@ -79,6 +79,7 @@ typedef struct TesseraWindows {
     uint32_t num_held;
     uint32_t refund;         /* hart held by its running instruction */
     uint64_t count;          /* windows ended */
+    bool stalled;            /* windows can change nothing until a hart runs */
 } TesseraWindows;
 
 struct TesseraMachineState {
