@@ -75,8 +75,8 @@ struct TesseraBarrierCtl {
     BarrierEpisode *episodes;
     uint16_t *free_episodes;
     uint32_t num_free;
-    BarrierPost *posts; /* windows: waiting for an exchange */
-    uint32_t num_posts, posts_capacity;
+    BarrierPost *posts; /* windows: waiting for an exchange, one per hart */
+    uint32_t num_posts;
 };
 
 /* The slot of a small host's table that holds uid (a registered count or an
@@ -225,6 +225,9 @@ TesseraBarrierCtl *tessera_barrier_ctl_new(const TesseraBarrierCtlConfig *cfg,
     b->harts = calloc(num_harts, sizeof(*b->harts));
     b->episodes = calloc(b->max_open, sizeof(*b->episodes));
     b->free_episodes = calloc(b->max_open, sizeof(*b->free_episodes));
+    if (cfg->windows) {
+        b->posts = calloc(num_harts, sizeof(*b->posts));
+    }
     if (cfg->uid_slots == 0) {
         b->registered = calloc(BARRIER_UIDS, sizeof(*b->registered));
         b->episode_of = calloc(BARRIER_UIDS, sizeof(*b->episode_of));
@@ -232,6 +235,7 @@ TesseraBarrierCtl *tessera_barrier_ctl_new(const TesseraBarrierCtlConfig *cfg,
         b->uids = calloc(cfg->uid_slots, sizeof(*b->uids));
     }
     if (b->harts == NULL || b->episodes == NULL || b->free_episodes == NULL ||
+        (cfg->windows && b->posts == NULL) ||
         (cfg->uid_slots == 0 ? b->registered == NULL || b->episode_of == NULL
                              : b->uids == NULL)) {
         tessera_barrier_ctl_free(b);
@@ -525,16 +529,7 @@ static TesseraAccess barrier_post(TesseraBarrierCtl *b, uint32_t h,
 {
     BarrierHart *p = &b->harts[h];
 
-    if (b->num_posts == b->posts_capacity) {
-        uint32_t n = b->posts_capacity ? 2 * b->posts_capacity : 64;
-        BarrierPost *grown = realloc(b->posts, n * sizeof(*grown));
-
-        if (grown == NULL) {
-            abort(); /* the model cannot go on without its commands */
-        }
-        b->posts = grown;
-        b->posts_capacity = n;
-    }
+    /* Room for one per hart: a hart's command is on its way once at most */
     b->posts[b->num_posts++] = (BarrierPost){
         .arrival = now + tessera_barrier_ctl_latency(b, h),
         .now = now,
