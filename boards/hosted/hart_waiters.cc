@@ -1,6 +1,5 @@
 #include "hart_waiters.h"
 
-#include <algorithm>
 #include <new>
 
 namespace tessera::host {
@@ -23,6 +22,7 @@ HartWaiters::~HartWaiters() {
 
 void HartWaiters::wait(std::unique_lock<std::mutex>& lock, Hart& hart, BlockedOn what) {
   Waiter& waiter = waiters_[hart.index()];
+  waiter.blocked_at = static_cast<uint32_t>(blocked_.size());
   blocked_.push_back(hart.index());
   // Before the lock is let go: whoever sees the state acts after the model has the waiter.
   if (machine_.set_blocked(hart, what)) {
@@ -40,7 +40,11 @@ void HartWaiters::wait(std::unique_lock<std::mutex>& lock, Hart& hart, BlockedOn
       waiter.cv.wait(lock);
     }
   }
-  blocked_.erase(std::find(blocked_.begin(), blocked_.end(), hart.index()));
+  // The last sleeper takes this one's place: thousands of harts may sleep here at once.
+  const uint32_t moved = blocked_.back();
+  blocked_[waiter.blocked_at] = moved;
+  waiters_[moved].blocked_at = waiter.blocked_at;
+  blocked_.pop_back();
   (void)machine_.set_blocked(hart, BlockedOn::kNothing);
   if (ended_) {
     throw MachineExit(*ended_);

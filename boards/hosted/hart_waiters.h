@@ -73,6 +73,7 @@ class HartWaiters {
   struct Waiter {
     std::condition_variable cv;
     bool woken = false;
+    uint32_t blocked_at = 0;  // its place in blocked_ while it sleeps in wait()
   };
 
   // Sleeps until the model wakes `hart` (shown as `what` meanwhile); throws
@@ -87,7 +88,7 @@ class HartWaiters {
   const std::string device_;
   std::unique_ptr<TesseraWaits, void (*)(TesseraWaits*)> waits_{nullptr, tessera_waits_free};
   std::vector<Waiter> waiters_;                 // by hart index
-  std::vector<uint32_t> blocked_;               // hart indices asleep in wait()
+  std::vector<uint32_t> blocked_;               // hart indices asleep in wait(), in no order
   std::optional<std::string> deadlock_report_;  // set when the machine declares a deadlock
   std::optional<int> ended_;
 };
