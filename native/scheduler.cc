@@ -35,7 +35,7 @@ void Scheduler::start(host::Machine& machine, std::function<void(Hart&)> program
     auto task = std::make_unique<Task>();
     Task* t = task.get();
     t->hart = &machine.hart_at(i);
-    t->give_way_at = options_.yield_every;
+    t->hart->set_give_way_at(t->hart->accesses() + options_.yield_every);
     t->fiber = std::make_unique<Fiber>(
         [this, t] {
           try {
@@ -75,7 +75,7 @@ std::optional<Scheduler::Failure> Scheduler::wait() {
   if (options_.print_stats && !tasks_.empty() && !stats_printed_ && live_ == 0) {
     stats_printed_ = true;
     uint64_t accesses = 0;
-    for (auto& t : tasks_) accesses += t->accesses;
+    for (auto& t : tasks_) accesses += t->hart->accesses();
     fprintf(stderr, "native: %zu harts, %llu resumes, %llu sleeps, %llu accesses\n", tasks_.size(),
             (unsigned long long)resumes_.load(), (unsigned long long)sleeps_.load(),
             (unsigned long long)accesses);
@@ -170,12 +170,9 @@ void Scheduler::wake(uint32_t hart_index) {
 }
 
 void Scheduler::access(Hart& hart) {
+  hart.set_give_way_at(hart.accesses() + options_.yield_every);
   if (hart.index() >= tasks_.size()) return;  // not started: no fiber to give way
-  Task& t = *tasks_[hart.index()];
-  if (++t.accesses >= t.give_way_at) {
-    t.give_way_at = t.accesses + options_.yield_every;
-    t.fiber->suspend();
-  }
+  tasks_[hart.index()]->fiber->suspend();
 }
 
 }  // namespace tessera::native

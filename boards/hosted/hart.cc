@@ -33,14 +33,14 @@ HartScope::~HartScope() {
 }
 
 uint64_t Hart::cycles() const {
-  return tessera_clocks_now(machine_.clocks_.get(), index_);
-}
-
-void Hart::retire(uint64_t instructions) {
-  tessera_clocks_retire(machine_.clocks_.get(), index_, instructions);
+  return tessera_clocks_now(machine_.clocks_.get(), index_) + unretired_ * cpi_;
 }
 
 uint64_t Hart::wait_until(uint64_t cycle) {
+  if (unretired_ != 0) {
+    tessera_clocks_retire(machine_.clocks_.get(), index_, unretired_);
+    unretired_ = 0;
+  }
   return tessera_clocks_wait_until(machine_.clocks_.get(), index_, cycle);
 }
 

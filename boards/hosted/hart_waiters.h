@@ -47,14 +47,16 @@ class HartWaiters {
   template <typename Call, typename What>
   TesseraAccess until_done(std::unique_lock<std::mutex>& lock, Hart& hart, Call&& call,
                            What&& what) {
-    for (;;) {
-      waiters_[hart.index()].woken = false;  // a wake from here on counts
-      const TesseraAccess access = call();
-      if (access.status != TESSERA_ACCESS_BLOCKED) {
-        return access;
-      }
+    // One variable returned on every path: the first answer is made in the caller's (NRVO), and
+    // read field by field there, not copied whole (a wide load of narrow stores stalls).
+    waiters_[hart.index()].woken = false;  // a wake from here on counts
+    TesseraAccess access = call();
+    while (access.status == TESSERA_ACCESS_BLOCKED) {
       wait(lock, hart, what());
+      waiters_[hart.index()].woken = false;
+      access = call();
     }
+    return access;
   }
   // The model's wake callback.
   void wake(uint32_t hart_index);

@@ -133,6 +133,10 @@ uint32_t MailboxDevice::csr_swap(Hart& hart, uint16_t csr, uint32_t value) {
       lock, hart,
       [&] { return tessera_mailbox_csr(model_, hart.index(), csr, value, hart.cycles()); },
       [&] { return blocked_on(tessera_mailbox_waiting(model_, hart.index())); });
+  if (access.status == TESSERA_ACCESS_DONE) {  // as complete() does, field by field
+    (void)hart.wait_until(access.resume_at);
+    return access.value;
+  }
   return complete(hart, access, {AccessSite::Kind::kCsrWrite, csr, value});
 }
 

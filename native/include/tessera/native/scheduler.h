@@ -82,8 +82,6 @@ class Scheduler final : public host::HartSleeper {
     std::unique_ptr<Fiber> fiber;
     std::atomic<int> state{kRunnable};
     std::unique_lock<std::mutex>* unlock_after_switch = nullptr;  // set by sleep()
-    uint64_t accesses = 0;
-    uint64_t give_way_at = 0;  // gives way when accesses reach it
   };
 
   void work();

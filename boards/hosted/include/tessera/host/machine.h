@@ -247,9 +247,6 @@ class Machine {
   // The guest errors (register misuse) it answered, each naming the hart and the access.
   std::vector<std::string> ocbus_guest_errors() const;
 
-  // Every hart's modelled time (tessera/models/clock.h), by dense index.
-  const TesseraClocks* clocks() const { return clocks_.get(); }
-
   // --- Reflex switches (docs/reflex.md) ------------------------------------------------------
   // The guest errors the reflex switches answered (bad configuration, refused sends), one line
   // each, in order: QEMU logs the same ones with LOG_GUEST_ERROR.
