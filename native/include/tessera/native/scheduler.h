@@ -22,7 +22,6 @@
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <queue>
 #include <string>
 #include <thread>
 #include <vector>
@@ -87,6 +86,7 @@ class Scheduler final : public host::HartSleeper {
   void work();
   void push(Task* task);
   void enqueue(Task* task);  // under mutex_
+  Task* pop_runnable();      // under mutex_, with runnable_count_ > 0
 
   const SchedulerOptions options_;
   host::Machine* machine_ = nullptr;
@@ -96,16 +96,11 @@ class Scheduler final : public host::HartSleeper {
 
   mutable std::mutex mutex_;  // guards what follows
   std::condition_variable runnable_;
-  struct Queued {
-    uint64_t cycles;
-    uint64_t sequence;
-    Task* task;
-    bool operator>(const Queued& other) const {
-      return cycles != other.cycles ? cycles > other.cycles : sequence > other.sequence;
-    }
-  };
-  std::priority_queue<Queued, std::vector<Queued>, std::greater<Queued>> queue_;  // runnable
-  uint64_t sequence_ = 0;
+  // The runnable harts, one bit each by dense index, taken in index order from where the last
+  // one was taken, round and round (pop_runnable).
+  std::vector<uint64_t> runnable_bits_;
+  uint32_t runnable_count_ = 0;
+  uint32_t cursor_ = 0;
   uint32_t live_ = 0;     // harts not finished
   uint32_t running_ = 0;  // harts on a worker now
   std::optional<Failure> failure_;

@@ -52,9 +52,10 @@ class Hart {
   // per access, before the device acts), so time moves on in every loop
   // that polls. Only the hart's own thread moves its clock; others may read
   // it once that thread has finished.
-  uint64_t cycles() const;  // the CYCLE/CYCLEH CSRs
-  // Kept here and given to the clock model at the next wait_until (cycles() counts them
-  // meanwhile): one per access, so a call into the model per access would be most of its cost.
+  // The model's clock of this hart is moved by this hart alone, so the hart keeps what it last
+  // read there and the instructions retired since: cycles() and retire() (one per access) need no
+  // call into the model, and wait_until() calls it only when the clock moves on.
+  uint64_t cycles() const { return synced_ + unretired_ * cpi_; }  // the CYCLE/CYCLEH CSRs
   void retire(uint64_t instructions) { unretired_ += instructions; }
   // A device made the hart wait until `cycle`: the clock moves there if it
   // is behind. Returns the cycles added.
@@ -79,7 +80,8 @@ class Hart {
   const uint32_t index_;
   const uint32_t cpi_;
   std::atomic<bool> bound_{false};  // a hart is one thread at a time
-  uint64_t unretired_ = 0;          // instructions retired since the clock model last heard
+  uint64_t synced_ = 0;             // the model's clock of this hart, as last read
+  uint64_t unretired_ = 0;          // instructions retired since the model last heard
   uint64_t accesses_ = 0;           // the hart's own thread counts them
   uint64_t give_way_at_ = UINT64_MAX;
 };
