@@ -8,7 +8,8 @@ HartWaiters::HartWaiters(Machine& machine, std::mutex& device_mutex, std::string
     : machine_(machine),
       mutex_(device_mutex),
       device_(std::move(device)),
-      waiters_(machine.num_harts()) {
+      waiters_(machine.num_harts()),
+      woken_(machine.num_harts(), 0) {
   waits_.reset(tessera_waits_new(&machine.shape()));
   if (!waits_) {
     throw std::bad_alloc();
@@ -33,7 +34,7 @@ void HartWaiters::wait(std::unique_lock<std::mutex>& lock, Hart& hart, BlockedOn
     lock.lock();
   }
   HartSleeper* const sleeper = machine_.params().sleeper;
-  while (!waiter.woken && !ended_ && !deadlock_report_) {
+  while (!woken_[hart.index()] && !ended_ && !deadlock_report_) {
     if (sleeper != nullptr) {
       sleeper->sleep(hart, lock);
     } else {
@@ -49,14 +50,13 @@ void HartWaiters::wait(std::unique_lock<std::mutex>& lock, Hart& hart, BlockedOn
   if (ended_) {
     throw MachineExit(*ended_);
   }
-  if (!waiter.woken) {
+  if (!woken_[hart.index()]) {
     throw Deadlock(*deadlock_report_);
   }
 }
 
 void HartWaiters::wake(uint32_t hart_index) {
-  Waiter& waiter = waiters_[hart_index];
-  waiter.woken = true;
+  woken_[hart_index] = true;
   // No longer blocked from here on, although its thread has yet to run: the
   // deadlock detector must not count it.
   (void)machine_.set_blocked(machine_.hart_at(hart_index), BlockedOn::kNothing);

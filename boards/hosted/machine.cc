@@ -179,24 +179,8 @@ void Machine::mmio_write32(Hart& hart, uint32_t address, uint32_t value) {
   device.mmio_write32(hart, offset, value);
 }
 
-Device& Machine::csr_device(Hart& hart, uint16_t csr) {
-  if (hart.count_access()) {
-    params_.sleeper->access(hart);
-  }
-  hart.retire(1);
-  Device* device = csr < csr_map_.size() ? csr_map_[csr] : nullptr;
-  if (device == nullptr) {
-    throw_bus_error(hart, "no device implements CSR " + hex32(csr));
-  }
-  return *device;
-}
-
-uint32_t Machine::csr_swap(Hart& hart, uint16_t csr, uint32_t value) {
-  return csr_device(hart, csr).csr_swap(hart, csr, value);
-}
-
-uint32_t Machine::csr_read(Hart& hart, uint16_t csr) {
-  return csr_device(hart, csr).csr_read(hart, csr);
+void Machine::no_csr_device(Hart& hart, uint16_t csr) {
+  throw_bus_error(hart, "no device implements CSR " + hex32(csr));
 }
 
 void Machine::run_on_harts(std::span<const uint32_t> thread_ids,

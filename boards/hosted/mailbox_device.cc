@@ -121,13 +121,17 @@ uint32_t MailboxDevice::scratch_bus_address(Hart& hart, const volatile void* poi
 }
 
 uint32_t MailboxDevice::csr_swap(Hart& hart, uint16_t csr, uint32_t value) {
+  const bool send_register = csr == TESSERA_CSR_SEND_LEN || csr == TESSERA_CSR_SEND_PTR ||
+                             csr == TESSERA_CSR_MCAST_HI || csr == TESSERA_CSR_MCAST_LO;
   // The registers of the next send, written by their own hart: no lock, as QEMU's wrapper does.
-  if (uint32_t old = 0; tessera_mailbox_csr_quick(model_, hart.index(), csr, value, &old)) {
+  if (uint32_t old = 0;
+      send_register && tessera_mailbox_csr_quick(model_, hart.index(), csr, value, &old)) {
     return old;
   }
   std::unique_lock lock(mutex_);
-  if (uint32_t value = 0; read_only(hart, csr, value)) {
-    return value;
+  if (uint32_t read = 0;
+      (csr == TESSERA_CSR_CAN_RECV || csr == TESSERA_CSR_CAN_SEND) && read_only(hart, csr, read)) {
+    return read;
   }
   const TesseraAccess access = waiters_.until_done(
       lock, hart,
@@ -146,8 +150,7 @@ uint32_t MailboxDevice::csr_swap(Hart& hart, uint16_t csr, uint32_t value) {
 // machine sets none). The answer is then the model's, at the hart's own time (no wait), and
 // nothing else changes; half of a vertex program's accesses are these polls (docs/native.md).
 bool MailboxDevice::read_only(Hart& hart, uint16_t csr, uint32_t& value) const {
-  if ((csr != TESSERA_CSR_CAN_RECV && csr != TESSERA_CSR_CAN_SEND) ||
-      tessera_mailbox_waiting(model_, hart.index()) != 0 ||
+  if (tessera_mailbox_waiting(model_, hart.index()) != 0 ||
       tessera_termdet_pending(tessera_mailbox_termdet(model_)) != 0) {
     return false;
   }

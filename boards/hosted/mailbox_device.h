@@ -63,7 +63,7 @@ class MailboxDevice final : public Device {
                       uint64_t time);
 
   uint8_t* tile_scratch(const Hart& hart) const;
-  // A CAN_RECV or CAN_SEND that only reads the model: its value, under mutex_.
+  // CAN_RECV or CAN_SEND, if it only reads the model: its value, under mutex_.
   bool read_only(Hart& hart, uint16_t csr, uint32_t& value) const;
 
   const uint32_t tile_shift_;
