@@ -154,7 +154,9 @@ void Scheduler::work() {
       // Asleep only now that it is off its stack: a wake under the device's lock finds it so.
       t->unlock_after_switch = nullptr;
       t->state.store(kSleeping);
-      device->unlock();
+      // release() first: once the mutex is free another worker may wake the hart and resume it,
+      // and its lock.lock() must find the lock object no longer owning (else it throws EDEADLK).
+      device->release()->unlock();
       lock.lock();
       running_--;
     } else {  // gave way
@@ -174,10 +176,11 @@ void Scheduler::work() {
 
 void Scheduler::sleep(Hart& hart, std::unique_lock<std::mutex>& lock) {
   Task& t = *tasks_[hart.index()];
-  t.unlock_after_switch = &lock;
+  std::mutex& device = *lock.mutex();
+  t.unlock_after_switch = &lock;  // the worker releases it once this fiber is off its stack
   sleeps_++;
   t.fiber->suspend();
-  lock.lock();
+  lock = std::unique_lock(device);
 }
 
 void Scheduler::wake(uint32_t hart_index) {
