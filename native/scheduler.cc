@@ -154,8 +154,9 @@ void Scheduler::work() {
       // Asleep only now that it is off its stack: a wake under the device's lock finds it so.
       t->unlock_after_switch = nullptr;
       t->state.store(kSleeping);
-      // release() first: once the mutex is free another worker may wake the hart and resume it,
-      // and its lock.lock() must find the lock object no longer owning (else it throws EDEADLK).
+      // The lock object lets go before the mutex is free: another worker may then wake and
+      // resume the hart at once, whose sleep() locks again through that object (EDEADLK if it
+      // still owned).
       device->release()->unlock();
       lock.lock();
       running_--;

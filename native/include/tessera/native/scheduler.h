@@ -1,8 +1,8 @@
 // Runs every hart of a host machine (boards/hosted) as a user-level fiber over a few worker
 // threads: native mode's harts (docs/native.md). It is the machine's HartSleeper: a hart that
 // blocks in a device switches to another runnable hart instead of blocking its worker, and is
-// queued again when the device wakes it. Harts are scheduled cooperatively, earliest modelled time
-// first; a hart that polls a register instead of sleeping gives way every `yield_every` accesses.
+// queued again when the device wakes it. Harts are scheduled cooperatively, round robin in index
+// order; a hart that polls a register instead of sleeping gives way every `yield_every` accesses.
 //
 //   Scheduler scheduler({.workers = 1});
 //   MachineParams params;  params.sleeper = &scheduler;  params.detect_deadlock = false;
