@@ -35,7 +35,7 @@ void Scheduler::start(host::Machine& machine, std::function<void(Hart&)> program
     auto task = std::make_unique<Task>();
     Task* t = task.get();
     t->hart = &machine.hart_at(i);
-    t->give_way_at = options_.yield_every;
+    t->hart->set_give_way_at(t->hart->accesses() + options_.yield_every);
     t->fiber = std::make_unique<Fiber>(
         [this, t] {
           try {
@@ -63,6 +63,7 @@ void Scheduler::start(host::Machine& machine, std::function<void(Hart&)> program
   {
     std::lock_guard lock(mutex_);
     live_ = static_cast<uint32_t>(tasks_.size());
+    runnable_bits_.assign((tasks_.size() + 63) / 64, 0);
     for (auto& t : tasks_) enqueue(t.get());
   }
   for (unsigned w = 0; w < options_.workers; w++) workers_.emplace_back([this] { work(); });
@@ -75,7 +76,7 @@ std::optional<Scheduler::Failure> Scheduler::wait() {
   if (options_.print_stats && !tasks_.empty() && !stats_printed_ && live_ == 0) {
     stats_printed_ = true;
     uint64_t accesses = 0;
-    for (auto& t : tasks_) accesses += t->accesses;
+    for (auto& t : tasks_) accesses += t->hart->accesses();
     fprintf(stderr, "native: %zu harts, %llu resumes, %llu sleeps, %llu accesses\n", tasks_.size(),
             (unsigned long long)resumes_.load(), (unsigned long long)sleeps_.load(),
             (unsigned long long)accesses);
@@ -91,7 +92,7 @@ bool Scheduler::finished() const {
 
 bool Scheduler::stuck() const {
   std::lock_guard lock(mutex_);
-  return live_ > 0 && running_ == 0 && queue_.empty();
+  return live_ > 0 && running_ == 0 && runnable_count_ == 0;
 }
 
 void Scheduler::push(Task* task) {
@@ -102,20 +103,37 @@ void Scheduler::push(Task* task) {
   runnable_.notify_one();
 }
 
-// Earliest modelled time first (then first queued): the harts keep near one another in modelled
-// time, as the emulator's round robin keeps them, so the network model sees sends roughly in time
-// order. A runnable hart's clock does not move: only its own fiber moves it.
 void Scheduler::enqueue(Task* task) {
-  queue_.push(Queued{task->hart->cycles(), sequence_++, task});
+  const uint32_t i = task->hart->index();
+  runnable_bits_[i / 64] |= uint64_t{1} << (i % 64);
+  runnable_count_++;
+}
+
+// In index order, round and round, as the emulator's round robin takes its harts: neighbours
+// share a tile's scratchpad and the model's records of the tile, and their memory lies side by
+// side, so the caches keep what the next hart needs.
+Scheduler::Task* Scheduler::pop_runnable() {
+  const size_t words = runnable_bits_.size();
+  size_t w = cursor_ / 64;
+  uint64_t bits = runnable_bits_[w] & (~uint64_t{0} << (cursor_ % 64));
+  while (bits == 0) {
+    w = w + 1 == words ? 0 : w + 1;
+    bits = runnable_bits_[w];
+  }
+  const unsigned bit = static_cast<unsigned>(__builtin_ctzll(bits));
+  runnable_bits_[w] &= ~(uint64_t{1} << bit);
+  const uint32_t i = static_cast<uint32_t>(w * 64 + bit);
+  runnable_count_--;
+  cursor_ = i + 1 == tasks_.size() ? 0 : i + 1;
+  return tasks_[i].get();
 }
 
 void Scheduler::work() {
   std::unique_lock lock(mutex_);
   for (;;) {
-    runnable_.wait(lock, [&] { return !queue_.empty() || live_ == 0; });
-    if (queue_.empty()) return;  // every hart has finished
-    Task* t = queue_.top().task;
-    queue_.pop();
+    runnable_.wait(lock, [&] { return runnable_count_ > 0 || live_ == 0; });
+    if (runnable_count_ == 0) return;  // every hart has finished
+    Task* t = pop_runnable();
     running_++;
     lock.unlock();
 
@@ -136,7 +154,10 @@ void Scheduler::work() {
       // Asleep only now that it is off its stack: a wake under the device's lock finds it so.
       t->unlock_after_switch = nullptr;
       t->state.store(kSleeping);
-      device->unlock();
+      // The lock object lets go before the mutex is free: another worker may then wake and
+      // resume the hart at once, whose sleep() locks again through that object (EDEADLK if it
+      // still owned).
+      device->release()->unlock();
       lock.lock();
       running_--;
     } else {  // gave way
@@ -145,7 +166,7 @@ void Scheduler::work() {
       running_--;
       enqueue(t);
     }
-    changed = changed || (live_ > 0 && running_ == 0 && queue_.empty());
+    changed = changed || (live_ > 0 && running_ == 0 && runnable_count_ == 0);
     if (changed && on_change) {
       lock.unlock();
       on_change();
@@ -156,10 +177,11 @@ void Scheduler::work() {
 
 void Scheduler::sleep(Hart& hart, std::unique_lock<std::mutex>& lock) {
   Task& t = *tasks_[hart.index()];
-  t.unlock_after_switch = &lock;
+  std::mutex& device = *lock.mutex();
+  t.unlock_after_switch = &lock;  // the worker releases it once this fiber is off its stack
   sleeps_++;
   t.fiber->suspend();
-  lock.lock();
+  lock = std::unique_lock(device);
 }
 
 void Scheduler::wake(uint32_t hart_index) {
@@ -170,12 +192,9 @@ void Scheduler::wake(uint32_t hart_index) {
 }
 
 void Scheduler::access(Hart& hart) {
+  hart.set_give_way_at(hart.accesses() + options_.yield_every);
   if (hart.index() >= tasks_.size()) return;  // not started: no fiber to give way
-  Task& t = *tasks_[hart.index()];
-  if (++t.accesses >= t.give_way_at) {
-    t.give_way_at = t.accesses + options_.yield_every;
-    t.fiber->suspend();
-  }
+  tasks_[hart.index()]->fiber->suspend();
 }
 
 }  // namespace tessera::native

@@ -3,7 +3,6 @@
 #include "tessera/host/hart.h"
 #include "tessera/host/machine.h"
 #include "tessera/hw/regs.h"
-#include "tessera/models/clock.h"
 
 namespace tessera::host {
 
@@ -16,11 +15,9 @@ uint32_t CoreCsrs::csr_swap(Hart& hart, uint16_t csr, uint32_t value) {
     case TESSERA_CSR_HART_ID:
       return hart.id();
     case TESSERA_CSR_CYCLE:
-    case TESSERA_CSR_CYCLEH: {
-      uint32_t word = 0;
-      (void)tessera_clocks_read_csr(hart.machine().clocks(), hart.index(), csr, &word);
-      return word;
-    }
+      return static_cast<uint32_t>(hart.cycles());
+    case TESSERA_CSR_CYCLEH:
+      return static_cast<uint32_t>(hart.cycles() >> 32);
     default:
       return Device::csr_swap(hart, csr, value);
   }

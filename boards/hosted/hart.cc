@@ -32,16 +32,16 @@ HartScope::~HartScope() {
   hart_.machine().change_active(-1, 0);
 }
 
-uint64_t Hart::cycles() const {
-  return tessera_clocks_now(machine_.clocks_.get(), index_);
-}
-
-void Hart::retire(uint64_t instructions) {
-  tessera_clocks_retire(machine_.clocks_.get(), index_, instructions);
-}
-
 uint64_t Hart::wait_until(uint64_t cycle) {
-  return tessera_clocks_wait_until(machine_.clocks_.get(), index_, cycle);
+  if (cycle <= cycles()) {
+    return 0;  // as the model would answer, without a word to it
+  }
+  TesseraClocks* clocks = machine_.clocks_.get();
+  tessera_clocks_retire(clocks, index_, unretired_);
+  unretired_ = 0;
+  const uint64_t added = tessera_clocks_wait_until(clocks, index_, cycle);
+  synced_ = tessera_clocks_now(clocks, index_);
+  return added;
 }
 
 std::string_view name(BlockedOn what) {

@@ -1,6 +1,5 @@
 #include "hart_waiters.h"
 
-#include <algorithm>
 #include <new>
 
 namespace tessera::host {
@@ -9,7 +8,8 @@ HartWaiters::HartWaiters(Machine& machine, std::mutex& device_mutex, std::string
     : machine_(machine),
       mutex_(device_mutex),
       device_(std::move(device)),
-      waiters_(machine.num_harts()) {
+      waiters_(machine.num_harts()),
+      woken_(machine.num_harts(), 0) {
   waits_.reset(tessera_waits_new(&machine.shape()));
   if (!waits_) {
     throw std::bad_alloc();
@@ -23,6 +23,7 @@ HartWaiters::~HartWaiters() {
 
 void HartWaiters::wait(std::unique_lock<std::mutex>& lock, Hart& hart, BlockedOn what) {
   Waiter& waiter = waiters_[hart.index()];
+  waiter.blocked_at = static_cast<uint32_t>(blocked_.size());
   blocked_.push_back(hart.index());
   // Before the lock is let go: whoever sees the state acts after the model has the waiter.
   if (machine_.set_blocked(hart, what)) {
@@ -33,26 +34,29 @@ void HartWaiters::wait(std::unique_lock<std::mutex>& lock, Hart& hart, BlockedOn
     lock.lock();
   }
   HartSleeper* const sleeper = machine_.params().sleeper;
-  while (!waiter.woken && !ended_ && !deadlock_report_) {
+  while (!woken_[hart.index()] && !ended_ && !deadlock_report_) {
     if (sleeper != nullptr) {
       sleeper->sleep(hart, lock);
     } else {
       waiter.cv.wait(lock);
     }
   }
-  blocked_.erase(std::find(blocked_.begin(), blocked_.end(), hart.index()));
+  // The last sleeper takes this one's place: thousands of harts may sleep here at once.
+  const uint32_t moved = blocked_.back();
+  blocked_[waiter.blocked_at] = moved;
+  waiters_[moved].blocked_at = waiter.blocked_at;
+  blocked_.pop_back();
   (void)machine_.set_blocked(hart, BlockedOn::kNothing);
   if (ended_) {
     throw MachineExit(*ended_);
   }
-  if (!waiter.woken) {
+  if (!woken_[hart.index()]) {
     throw Deadlock(*deadlock_report_);
   }
 }
 
 void HartWaiters::wake(uint32_t hart_index) {
-  Waiter& waiter = waiters_[hart_index];
-  waiter.woken = true;
+  woken_[hart_index] = true;
   // No longer blocked from here on, although its thread has yet to run: the
   // deadlock detector must not count it.
   (void)machine_.set_blocked(machine_.hart_at(hart_index), BlockedOn::kNothing);

@@ -47,14 +47,16 @@ class HartWaiters {
   template <typename Call, typename What>
   TesseraAccess until_done(std::unique_lock<std::mutex>& lock, Hart& hart, Call&& call,
                            What&& what) {
-    for (;;) {
-      waiters_[hart.index()].woken = false;  // a wake from here on counts
-      const TesseraAccess access = call();
-      if (access.status != TESSERA_ACCESS_BLOCKED) {
-        return access;
-      }
+    // One variable returned on every path: the first answer is made in the caller's (NRVO), and
+    // read field by field there, not copied whole (a wide load of narrow stores stalls).
+    woken_[hart.index()] = false;  // a wake from here on counts
+    TesseraAccess access = call();
+    while (access.status == TESSERA_ACCESS_BLOCKED) {
       wait(lock, hart, what());
+      woken_[hart.index()] = false;
+      access = call();
     }
+    return access;
   }
   // The model's wake callback.
   void wake(uint32_t hart_index);
@@ -72,7 +74,7 @@ class HartWaiters {
  private:
   struct Waiter {
     std::condition_variable cv;
-    bool woken = false;
+    uint32_t blocked_at = 0;  // its place in blocked_ while it sleeps in wait()
   };
 
   // Sleeps until the model wakes `hart` (shown as `what` meanwhile); throws
@@ -86,8 +88,11 @@ class HartWaiters {
   std::mutex& mutex_;  // the device's
   const std::string device_;
   std::unique_ptr<TesseraWaits, void (*)(TesseraWaits*)> waits_{nullptr, tessera_waits_free};
-  std::vector<Waiter> waiters_;                 // by hart index
-  std::vector<uint32_t> blocked_;               // hart indices asleep in wait()
+  std::vector<Waiter> waiters_;  // by hart index
+  // By hart index: woken since its last call. Apart from waiters_, and a byte each: every access
+  // clears its hart's, and thousands of harts' flags then stay in the cache.
+  std::vector<uint8_t> woken_;
+  std::vector<uint32_t> blocked_;               // hart indices asleep in wait(), in no order
   std::optional<std::string> deadlock_report_;  // set when the machine declares a deadlock
   std::optional<int> ended_;
 };

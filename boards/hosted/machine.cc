@@ -43,12 +43,12 @@ Machine::Machine(const TesseraShape& shape, MachineParams params)
   // Sysinfo first: its model validates the shape before anything is sized
   // by it.
   const TesseraTiming timing{params_.cpi,
-                                    params_.tile_hop_cycles,
-                                    params_.board_hop_cycles,
-                                    params_.ocbus_settle_cycles,
-                                    params_.reflex_hop_cycles,
-                                    params_.barrier_tile_x,
-                                    params_.barrier_tile_y};
+                             params_.tile_hop_cycles,
+                             params_.board_hop_cycles,
+                             params_.ocbus_settle_cycles,
+                             params_.reflex_hop_cycles,
+                             params_.barrier_tile_x,
+                             params_.barrier_tile_y};
   const TesseraSysinfoConfig sysinfo_config{shape_,
                                             params_.clock_mhz,
                                             params_.dram_size,
@@ -73,7 +73,7 @@ Machine::Machine(const TesseraShape& shape, MachineParams params)
   for (uint32_t id = 0; id < host_id; id++) {
     if (tessera_thread_exists(&shape_, id)) {
       const uint32_t index = tessera_dense_index(&shape_, id);
-      harts_.at(index) = std::make_unique<Hart>(*this, id, index);
+      harts_.at(index) = std::make_unique<Hart>(*this, id, index, params_.cpi);
     }
   }
 
@@ -160,7 +160,7 @@ Device& Machine::device_at(Hart& hart, uint32_t address, uint32_t& offset) {
 }
 
 uint32_t Machine::mmio_read32(Hart& hart, uint32_t address) {
-  if (params_.sleeper != nullptr) {
+  if (hart.count_access()) {
     params_.sleeper->access(hart);
   }
   hart.retire(1);
@@ -170,7 +170,7 @@ uint32_t Machine::mmio_read32(Hart& hart, uint32_t address) {
 }
 
 void Machine::mmio_write32(Hart& hart, uint32_t address, uint32_t value) {
-  if (params_.sleeper != nullptr) {
+  if (hart.count_access()) {
     params_.sleeper->access(hart);
   }
   hart.retire(1);
@@ -179,24 +179,8 @@ void Machine::mmio_write32(Hart& hart, uint32_t address, uint32_t value) {
   device.mmio_write32(hart, offset, value);
 }
 
-Device& Machine::csr_device(Hart& hart, uint16_t csr) {
-  if (params_.sleeper != nullptr) {
-    params_.sleeper->access(hart);
-  }
-  hart.retire(1);
-  Device* device = csr < csr_map_.size() ? csr_map_[csr] : nullptr;
-  if (device == nullptr) {
-    throw_bus_error(hart, "no device implements CSR " + hex32(csr));
-  }
-  return *device;
-}
-
-uint32_t Machine::csr_swap(Hart& hart, uint16_t csr, uint32_t value) {
-  return csr_device(hart, csr).csr_swap(hart, csr, value);
-}
-
-uint32_t Machine::csr_read(Hart& hart, uint16_t csr) {
-  return csr_device(hart, csr).csr_read(hart, csr);
+void Machine::no_csr_device(Hart& hart, uint16_t csr) {
+  throw_bus_error(hart, "no device implements CSR " + hex32(csr));
 }
 
 void Machine::run_on_harts(std::span<const uint32_t> thread_ids,

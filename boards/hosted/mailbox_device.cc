@@ -121,16 +121,42 @@ uint32_t MailboxDevice::scratch_bus_address(Hart& hart, const volatile void* poi
 }
 
 uint32_t MailboxDevice::csr_swap(Hart& hart, uint16_t csr, uint32_t value) {
+  const bool send_register = csr == TESSERA_CSR_SEND_LEN || csr == TESSERA_CSR_SEND_PTR ||
+                             csr == TESSERA_CSR_MCAST_HI || csr == TESSERA_CSR_MCAST_LO;
   // The registers of the next send, written by their own hart: no lock, as QEMU's wrapper does.
-  if (uint32_t old = 0; tessera_mailbox_csr_quick(model_, hart.index(), csr, value, &old)) {
+  if (uint32_t old = 0;
+      send_register && tessera_mailbox_csr_quick(model_, hart.index(), csr, value, &old)) {
     return old;
   }
   std::unique_lock lock(mutex_);
+  if (uint32_t read = 0;
+      (csr == TESSERA_CSR_CAN_RECV || csr == TESSERA_CSR_CAN_SEND) && read_only(hart, csr, read)) {
+    return read;
+  }
   const TesseraAccess access = waiters_.until_done(
       lock, hart,
       [&] { return tessera_mailbox_csr(model_, hart.index(), csr, value, hart.cycles()); },
       [&] { return blocked_on(tessera_mailbox_waiting(model_, hart.index())); });
+  if (access.status == TESSERA_ACCESS_DONE) {  // as complete() does, field by field
+    (void)hart.wait_until(access.resume_at);
+    return access.value;
+  }
   return complete(hart, access, {AccessSite::Kind::kCsrWrite, csr, value});
+}
+
+// CAN_RECV and CAN_SEND, when the full rules would only read: the hart waits for nothing (here a
+// hart issues a CSR only once its last one is done, so it is not in a tinselIdle call either),
+// no step of the termination detector is pending to settle, and no trace hook is set (this
+// machine sets none). The answer is then the model's, at the hart's own time (no wait), and
+// nothing else changes; half of a vertex program's accesses are these polls (docs/native.md).
+bool MailboxDevice::read_only(Hart& hart, uint16_t csr, uint32_t& value) const {
+  if (tessera_mailbox_waiting(model_, hart.index()) != 0 ||
+      tessera_termdet_pending(tessera_mailbox_termdet(model_)) != 0) {
+    return false;
+  }
+  value = csr == TESSERA_CSR_CAN_RECV ? tessera_mailbox_can_recv(model_, hart.index())
+                                      : tessera_mailbox_can_send(model_, hart.index());
+  return true;
 }
 
 // Called by the model with mutex_ held.

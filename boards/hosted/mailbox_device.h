@@ -26,6 +26,7 @@
 #include "tessera/host/device.h"
 #include "tessera/host/machine.h"
 #include "tessera/models/mailbox.h"
+#include "tessera/models/termdet.h"
 
 namespace tessera::host {
 
@@ -62,6 +63,8 @@ class MailboxDevice final : public Device {
                       uint64_t time);
 
   uint8_t* tile_scratch(const Hart& hart) const;
+  // CAN_RECV or CAN_SEND, if it only reads the model: its value, under mutex_.
+  bool read_only(Hart& hart, uint16_t csr, uint32_t& value) const;
 
   const uint32_t tile_shift_;
   std::function<bool(const HostMessage&)> host_sink_;

@@ -1,8 +1,8 @@
 // Runs every hart of a host machine (boards/hosted) as a user-level fiber over a few worker
 // threads: native mode's harts (docs/native.md). It is the machine's HartSleeper: a hart that
 // blocks in a device switches to another runnable hart instead of blocking its worker, and is
-// queued again when the device wakes it. Harts are scheduled cooperatively, earliest modelled time
-// first; a hart that polls a register instead of sleeping gives way every `yield_every` accesses.
+// queued again when the device wakes it. Harts are scheduled cooperatively, round robin in index
+// order; a hart that polls a register instead of sleeping gives way every `yield_every` accesses.
 //
 //   Scheduler scheduler({.workers = 1});
 //   MachineParams params;  params.sleeper = &scheduler;  params.detect_deadlock = false;
@@ -22,7 +22,6 @@
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <queue>
 #include <string>
 #include <thread>
 #include <vector>
@@ -82,13 +81,12 @@ class Scheduler final : public host::HartSleeper {
     std::unique_ptr<Fiber> fiber;
     std::atomic<int> state{kRunnable};
     std::unique_lock<std::mutex>* unlock_after_switch = nullptr;  // set by sleep()
-    uint64_t accesses = 0;
-    uint64_t give_way_at = 0;  // gives way when accesses reach it
   };
 
   void work();
   void push(Task* task);
   void enqueue(Task* task);  // under mutex_
+  Task* pop_runnable();      // under mutex_, with runnable_count_ > 0
 
   const SchedulerOptions options_;
   host::Machine* machine_ = nullptr;
@@ -98,16 +96,11 @@ class Scheduler final : public host::HartSleeper {
 
   mutable std::mutex mutex_;  // guards what follows
   std::condition_variable runnable_;
-  struct Queued {
-    uint64_t cycles;
-    uint64_t sequence;
-    Task* task;
-    bool operator>(const Queued& other) const {
-      return cycles != other.cycles ? cycles > other.cycles : sequence > other.sequence;
-    }
-  };
-  std::priority_queue<Queued, std::vector<Queued>, std::greater<Queued>> queue_;  // runnable
-  uint64_t sequence_ = 0;
+  // The runnable harts, one bit each by dense index, taken in index order from where the last
+  // one was taken, round and round (pop_runnable).
+  std::vector<uint64_t> runnable_bits_;
+  uint32_t runnable_count_ = 0;
+  uint32_t cursor_ = 0;
   uint32_t live_ = 0;     // harts not finished
   uint32_t running_ = 0;  // harts on a worker now
   std::optional<Failure> failure_;

@@ -35,7 +35,8 @@ std::ostream& operator<<(std::ostream& out, BlockedOn what);
 
 class Hart {
  public:
-  Hart(Machine& machine, uint32_t id, uint32_t index) : machine_(machine), id_(id), index_(index) {}
+  Hart(Machine& machine, uint32_t id, uint32_t index, uint32_t cpi)
+      : machine_(machine), id_(id), index_(index), cpi_(cpi) {}
   Hart(const Hart&) = delete;
   Hart& operator=(const Hart&) = delete;
 
@@ -51,13 +52,25 @@ class Hart {
   // per access, before the device acts), so time moves on in every loop
   // that polls. Only the hart's own thread moves its clock; others may read
   // it once that thread has finished.
-  uint64_t cycles() const;  // the CYCLE/CYCLEH CSRs
-  void retire(uint64_t instructions);
+  // The model's clock of this hart is moved by this hart alone, so the hart keeps what it last
+  // read there and the instructions retired since: cycles() and retire() (one per access) need no
+  // call into the model, and wait_until() calls it only when the clock moves on.
+  uint64_t cycles() const { return synced_ + unretired_ * cpi_; }  // the CYCLE/CYCLEH CSRs
+  void retire(uint64_t instructions) { unretired_ += instructions; }
   // A device made the hart wait until `cycle`: the clock moves there if it
   // is behind. Returns the cycles added.
   uint64_t wait_until(uint64_t cycle);
   // `n` cycles of modelled work between accesses (a test's compute phase).
   void advance_cycles(uint64_t n) { (void)wait_until(cycles() + n); }
+
+  // The hart's CSR and MMIO accesses so far. The machine counts each one and, when the count
+  // reaches give_way_at(), calls its HartSleeper's access() (which moves the mark on): a
+  // counter of the hart's own rather than a call per access. Never without a sleeper.
+  uint64_t accesses() const { return accesses_; }
+  uint64_t give_way_at() const { return give_way_at_; }
+  void set_give_way_at(uint64_t count) { give_way_at_ = count; }
+  // Counts one access: true when the sleeper is due.
+  bool count_access() { return ++accesses_ >= give_way_at_; }
 
  private:
   friend class HartScope;
@@ -65,7 +78,12 @@ class Hart {
   Machine& machine_;
   const uint32_t id_;
   const uint32_t index_;
+  const uint32_t cpi_;
   std::atomic<bool> bound_{false};  // a hart is one thread at a time
+  uint64_t synced_ = 0;             // the model's clock of this hart, as last read
+  uint64_t unretired_ = 0;          // instructions retired since the model last heard
+  uint64_t accesses_ = 0;           // the hart's own thread counts them
+  uint64_t give_way_at_ = UINT64_MAX;
 };
 
 // Binds the calling thread to a hart for the scope's lifetime; restores the

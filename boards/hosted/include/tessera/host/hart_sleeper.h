@@ -27,8 +27,9 @@ class HartSleeper {
   // Makes a sleeping hart runnable; a hart that is not asleep is left alone. Called under the
   // lock the hart sleeps with, from any thread.
   virtual void wake(uint32_t hart_index) = 0;
-  // Called before each of the hart's CSR or MMIO accesses, with no device lock held: a hart
-  // that polls a register instead of sleeping must still let the others run.
+  // Called before the hart's CSR or MMIO access whose count (Hart::accesses()) reaches
+  // Hart::give_way_at(), with no device lock held: a hart that polls a register instead of
+  // sleeping must still let the others run. The sleeper sets the next mark.
   virtual void access(Hart& hart) = 0;
 };
 

@@ -182,8 +182,13 @@ class Machine {
   // std::logic_error naming the address or CSR and the hart.
   uint32_t mmio_read32(Hart& hart, uint32_t address);
   void mmio_write32(Hart& hart, uint32_t address, uint32_t value);
-  uint32_t csr_swap(Hart& hart, uint16_t csr, uint32_t value);
-  uint32_t csr_read(Hart& hart, uint16_t csr);  // csrr: writes nothing
+  // Inline: a vertex program makes most of its accesses here, hundreds of thousands per step.
+  uint32_t csr_swap(Hart& hart, uint16_t csr, uint32_t value) {
+    return csr_device(hart, csr).csr_swap(hart, csr, value);
+  }
+  uint32_t csr_read(Hart& hart, uint16_t csr) {  // csrr: writes nothing
+    return csr_device(hart, csr).csr_read(hart, csr);
+  }
 
   // Runs `program` on one new host thread per listed hart, each inside a
   // HartScope, and waits for all of them. A hart that ends the run through
@@ -247,9 +252,6 @@ class Machine {
   // The guest errors (register misuse) it answered, each naming the hart and the access.
   std::vector<std::string> ocbus_guest_errors() const;
 
-  // Every hart's modelled time (tessera/models/clock.h), by dense index.
-  const TesseraClocks* clocks() const { return clocks_.get(); }
-
   // --- Reflex switches (docs/reflex.md) ------------------------------------------------------
   // The guest errors the reflex switches answered (bad configuration, refused sends), one line
   // each, in order: QEMU logs the same ones with LOG_GUEST_ERROR.
@@ -295,7 +297,18 @@ class Machine {
   Device& device_at(Hart& hart, uint32_t address, uint32_t& offset);
   uint8_t* board_dram(uint32_t board_index);
   // The device of a CSR access, the access retired; throws for no device.
-  Device& csr_device(Hart& hart, uint16_t csr);
+  Device& csr_device(Hart& hart, uint16_t csr) {
+    if (hart.count_access()) {
+      params_.sleeper->access(hart);
+    }
+    hart.retire(1);
+    Device* device = csr < csr_map_.size() ? csr_map_[csr] : nullptr;
+    if (device == nullptr) {
+      no_csr_device(hart, csr);
+    }
+    return *device;
+  }
+  [[noreturn]] static void no_csr_device(Hart& hart, uint16_t csr);
 
   TesseraShape shape_;
   MachineParams params_;
