@@ -290,10 +290,6 @@ bool HostLink::send(uint32_t dest, uint32_t numFlits, void* msg, bool block) {
   return true;
 }
 
-bool HostLink::trySend(uint32_t dest, uint32_t numFlits, void* msg) {
-  return send(dest, numFlits, msg, false);
-}
-
 void HostLink::flush() {
   std::vector<Message> buffered;
   buffered.swap(machine_->send_buffer);

@@ -9,6 +9,10 @@
 using tessera::tinsel_hostlink::fail;
 using tessera::tinsel_hostlink::kBytesPerMsg;
 
+bool HostLink::trySend(uint32_t dest, uint32_t numFlits, void* msg) {
+  return send(dest, numFlits, msg, false);
+}
+
 void HostLink::recvMsg(void* msg, uint32_t numBytes) {
   if (numBytes > kBytesPerMsg)
     fail("recvMsg() of " + std::to_string(numBytes) + " bytes: at most 64");
