@@ -13,13 +13,14 @@ bool mbox_offer_to_host(TesseraMailbox *m, MboxMsg *msg)
 {
     uint32_t from = mbox_tile_of(m, msg->src_hart);
     uint64_t arrival = mbox_route(m, from, MBOX_HOST_TILE, msg->sent_at,
-                                  msg->flits, false);
+                                  msg->flits, false, MBOX_ALL_BOARDS);
 
     if (!m->host.to_host(m->host.opaque, msg->src_id, msg->data, msg->flits,
                          arrival)) {
         return false;
     }
-    mbox_route(m, from, MBOX_HOST_TILE, msg->sent_at, msg->flits, true);
+    mbox_route(m, from, MBOX_HOST_TILE, msg->sent_at, msg->flits, true,
+               MBOX_ALL_BOARDS);
     mbox_trace_to_host(m, msg, arrival);
     m->threads[msg->src_hart].counts.sent++;
     m->boards[mbox_board_of(m, msg->src_hart)].sent++;

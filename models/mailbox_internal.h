@@ -40,6 +40,7 @@
 #define MBOX_MAX_EXTENT   (1u << 16)
 #define MBOX_NO_HART      UINT32_MAX
 #define MBOX_HOST_TILE    UINT32_MAX
+#define MBOX_ALL_BOARDS   UINT32_MAX
 #define MBOX_POOL_CHUNK   256
 
 /* The dimensions of the mesh; a tile has a + and a - link in each. */
@@ -269,9 +270,11 @@ MboxMsg *mbox_pending_pop(TesseraMailbox *m, MboxThread *t);
 /* ---- mailbox_route.c ---------------------------------------------------- */
 
 /* Arrival time of a message leaving tile `from` at t for tile `to`; either
- * may be MBOX_HOST_TILE. With commit, the message occupies the links. */
+ * may be MBOX_HOST_TILE. With commit, the message occupies the links. It
+ * waits for (and occupies) only the links of `board`, or every link on
+ * its way with MBOX_ALL_BOARDS. */
 uint64_t mbox_route(TesseraMailbox *m, uint32_t from, uint32_t to,
-                    uint64_t t, uint32_t flits, bool commit);
+                    uint64_t t, uint32_t flits, bool commit, uint32_t board);
 
 /* ---- mailbox_net.c ------------------------------------------------------ */
 

@@ -79,6 +79,25 @@ void mbox_release_if_delivered(TesseraMailbox *m, MboxMsg *msg)
     }
 }
 
+/*
+ * The board whose links a message contends for: with windows, a message
+ * between boards waits only on its destination board's links (elsewhere it
+ * takes the uncontended latency), since only the destination's process
+ * routes it, at the exchange, and other boards' links carry traffic that
+ * process does not see. Without windows, every link on the way.
+ */
+static uint32_t contended_board(const TesseraMailbox *m, uint32_t from,
+                                uint32_t to)
+{
+    uint32_t tiles_per_board = m->cfg.shape.tiles_x * m->cfg.shape.tiles_y;
+
+    if (!m->cfg.windows || from == MBOX_HOST_TILE || to == MBOX_HOST_TILE ||
+        from / tiles_per_board == to / tiles_per_board) {
+        return MBOX_ALL_BOARDS;
+    }
+    return to / tiles_per_board;
+}
+
 /* Puts msg into the network toward a tile at `depart` (there is room):
  * counts it, times it, delivers what can be delivered. */
 void mbox_enter_network(TesseraMailbox *m, MboxMsg *msg, uint64_t depart)
@@ -90,7 +109,7 @@ void mbox_enter_network(TesseraMailbox *m, MboxMsg *msg, uint64_t depart)
     uint32_t copies = msg->mask ? mbox_popcount64(msg->mask) : 1;
 
     msg->arrival = mbox_route(m, from, msg->dest_tile, depart, msg->flits,
-                              true);
+                              true, contended_board(m, from, msg->dest_tile));
     if (msg->src_hart == MBOX_NO_HART) {
         m->host_counts.sent += copies;
     } else {
@@ -283,10 +302,16 @@ static void admit_to_egress(TesseraMailbox *m, uint32_t board, uint64_t at)
     *tail = keep_tail;
 }
 
-uint32_t tessera_mailbox_exchange(TesseraMailbox *m, uint64_t at)
+static bool board_is_local(const TesseraMailbox *m, uint32_t board)
 {
-    uint32_t n = m->outbox_count, entered = 0, i, board;
-    uint32_t boards = m->cfg.shape.boards_x * m->cfg.shape.boards_y;
+    return m->cfg.local_boards == NULL || m->cfg.local_boards[board];
+}
+
+uint32_t tessera_mailbox_exchange_admit(TesseraMailbox *m, uint64_t at,
+                                        TesseraMailboxCreditFn credit,
+                                        void *opaque)
+{
+    uint32_t n = m->outbox_count, entered = 0, i;
 
     m->outbox_count = 0;
     m->exchanges++;
@@ -295,8 +320,8 @@ uint32_t tessera_mailbox_exchange(TesseraMailbox *m, uint64_t at)
     }
     for (i = 0; i < n; i++) {
         MboxMsg *msg = m->outbox[i];
-        size_t pair = (size_t)mbox_board_of(m, msg->src_hart) * m->num_tiles +
-                      msg->dest_tile;
+        uint32_t board = mbox_board_of(m, msg->src_hart);
+        size_t pair = (size_t)board * m->num_tiles + msg->dest_tile;
 
         if (m->egress_refused[pair] == m->exchanges ||
             !mbox_tile_has_room(m, msg->dest_tile, msg->flits)) {
@@ -307,14 +332,123 @@ uint32_t tessera_mailbox_exchange(TesseraMailbox *m, uint64_t at)
             m->outbox[m->outbox_count++] = msg;
             continue;
         }
-        m->egress_used[pair] -= msg->flits;
+        if (board_is_local(m, board)) {
+            m->egress_used[pair] -= msg->flits;
+        } else if (credit != NULL) {
+            TesseraMailboxCredit c = { board, msg->dest_tile, msg->flits };
+
+            credit(opaque, &c);
+        }
         mbox_enter_network(m, msg, msg->egress_at);
         entered++;
     }
-    for (board = 0; board < boards; board++) {
+    return entered;
+}
+
+void tessera_mailbox_exchange_refill(TesseraMailbox *m, uint64_t at)
+{
+    uint32_t boards = m->cfg.shape.boards_x * m->cfg.shape.boards_y;
+
+    for (uint32_t board = 0; board < boards; board++) {
         if (m->egress_blocked_head[board] != MBOX_NO_HART) {
             admit_to_egress(m, board, at);
         }
     }
+}
+
+uint32_t tessera_mailbox_exchange(TesseraMailbox *m, uint64_t at)
+{
+    uint32_t entered = tessera_mailbox_exchange_admit(m, at, NULL, NULL);
+
+    tessera_mailbox_exchange_refill(m, at);
     return entered;
+}
+
+/* ---- the exchange over several processes -------------------------------- */
+
+uint32_t tessera_mailbox_take_leaving(TesseraMailbox *m,
+                                      TesseraMailboxTransitFn put,
+                                      void *opaque)
+{
+    uint32_t tiles_per_board = m->cfg.shape.tiles_x * m->cfg.shape.tiles_y;
+    uint32_t n = m->outbox_count, kept = 0, left = 0;
+
+    for (uint32_t i = 0; i < n; i++) {
+        MboxMsg *msg = m->outbox[i];
+        uint32_t board = msg->dest_tile / tiles_per_board;
+        TesseraMailboxTransit t;
+
+        if (board_is_local(m, board)) {
+            m->outbox[kept++] = msg;
+            continue;
+        }
+        memset(&t, 0, sizeof(t));
+        t.mask = msg->mask;
+        t.sent_at = msg->sent_at;
+        t.egress_at = msg->egress_at;
+        t.id = msg->id;
+        t.src_hart = msg->src_hart;
+        t.src_id = msg->src_id;
+        t.dest_tile = msg->dest_tile;
+        t.dest_thread = msg->dest_thread;
+        t.dest_board = board;
+        t.flits = msg->flits;
+        memcpy(t.data, msg->data, (size_t)msg->flits * TESSERA_BYTES_PER_FLIT);
+        put(opaque, &t);
+        mbox_pool_put(&m->msgs, msg);
+        left++;
+    }
+    m->outbox_count = kept;
+    return left;
+}
+
+bool tessera_mailbox_arrive(TesseraMailbox *m, const TesseraMailboxTransit *t)
+{
+    uint32_t tiles_per_board = m->cfg.shape.tiles_x * m->cfg.shape.tiles_y;
+    uint32_t boards = m->cfg.shape.boards_x * m->cfg.shape.boards_y;
+    MboxMsg *msg;
+
+    if (!m->cfg.windows || t->dest_tile >= m->num_tiles ||
+        t->dest_board != t->dest_tile / tiles_per_board ||
+        !board_is_local(m, t->dest_board) || t->src_hart >= m->num_harts ||
+        mbox_board_of(m, t->src_hart) >= boards ||
+        board_is_local(m, mbox_board_of(m, t->src_hart)) || t->flits == 0 ||
+        t->flits > TESSERA_MAX_FLITS ||
+        (t->mask == 0 ? t->dest_thread >= m->threads_per_tile
+                      : (m->threads_per_tile < 64 &&
+                         t->mask >> m->threads_per_tile != 0))) {
+        return false;
+    }
+    msg = mbox_pool_get(&m->msgs);
+    memset(msg, 0, sizeof(*msg));
+    msg->src_hart = t->src_hart;
+    msg->src_id = t->src_id;
+    msg->dest_tile = t->dest_tile;
+    msg->dest_thread = t->dest_thread;
+    msg->mask = t->mask;
+    msg->flits = t->flits;
+    msg->sent_at = t->sent_at;
+    msg->arrival = t->sent_at;
+    msg->egress_at = t->egress_at;
+    msg->id = t->id;
+    memcpy(msg->data, t->data, (size_t)t->flits * TESSERA_BYTES_PER_FLIT);
+    mbox_outbox_push(m, msg);
+    return true;
+}
+
+bool tessera_mailbox_credit(TesseraMailbox *m, const TesseraMailboxCredit *c)
+{
+    uint32_t boards = m->cfg.shape.boards_x * m->cfg.shape.boards_y;
+    uint16_t *used;
+
+    if (!m->cfg.windows || c->src_board >= boards ||
+        !board_is_local(m, c->src_board) || c->dest_tile >= m->num_tiles) {
+        return false;
+    }
+    used = egress_used(m, c->src_board, c->dest_tile);
+    if (c->flits > *used) {
+        return false;
+    }
+    *used -= c->flits;
+    return true;
 }

@@ -47,12 +47,22 @@ static uint64_t hop(TesseraMailbox *m, size_t link, uint64_t t,
     return start + latency;
 }
 
+/* The board of grid position pos. */
+static uint32_t grid_board(const TesseraMailbox *m,
+                           const uint32_t pos[MBOX_AXES])
+{
+    return pos[MBOX_AXIS_Y] / m->board_tiles[MBOX_AXIS_Y] *
+               m->cfg.shape.boards_x +
+           pos[MBOX_AXIS_X] / m->board_tiles[MBOX_AXIS_X];
+}
+
 /* Moves pos along `axis` to `dest`, one hop at a time. A hop that leaves
  * a board (its coordinate crosses a multiple of the board's tiles on that
- * axis) costs a board hop. */
+ * axis) costs a board hop. Links of boards other than `board` (unless
+ * MBOX_ALL_BOARDS) cost their latency alone. */
 static uint64_t route_axis(TesseraMailbox *m, uint32_t pos[MBOX_AXES],
                            int axis, uint32_t dest, uint64_t t,
-                           uint32_t flits, bool commit)
+                           uint32_t flits, bool commit, uint32_t board)
 {
     const uint32_t tiles = m->board_tiles[axis];
 
@@ -60,17 +70,22 @@ static uint64_t route_axis(TesseraMailbox *m, uint32_t pos[MBOX_AXES],
         uint32_t p = pos[axis];
         bool up = p < dest;
         bool crossing = up ? (p + 1) % tiles == 0 : p % tiles == 0;
+        uint32_t latency = crossing ? m->cfg.board_hop_cycles
+                                    : m->cfg.tile_hop_cycles;
 
-        t = hop(m, grid_link(m, pos, axis, up), t,
-                crossing ? m->cfg.board_hop_cycles : m->cfg.tile_hop_cycles,
-                flits, commit);
+        if (board == MBOX_ALL_BOARDS || grid_board(m, pos) == board) {
+            t = hop(m, grid_link(m, pos, axis, up), t, latency, flits,
+                    commit);
+        } else {
+            t += latency;
+        }
         pos[axis] = up ? p + 1 : p - 1;
     }
     return t;
 }
 
 uint64_t mbox_route(TesseraMailbox *m, uint32_t from, uint32_t to,
-                    uint64_t t, uint32_t flits, bool commit)
+                    uint64_t t, uint32_t flits, bool commit, uint32_t board)
 {
     uint32_t pos[MBOX_AXES] = { 0, 0 }, dest[MBOX_AXES] = { 0, 0 };
     int axis;
@@ -87,7 +102,7 @@ uint64_t mbox_route(TesseraMailbox *m, uint32_t from, uint32_t to,
         dest[MBOX_AXIS_Y] = m->tiles[to].pos[MBOX_AXIS_Y];
     }
     for (axis = MBOX_AXIS_X; axis < MBOX_AXES; axis++) {
-        t = route_axis(m, pos, axis, dest[axis], t, flits, commit);
+        t = route_axis(m, pos, axis, dest[axis], t, flits, commit, board);
     }
     if (to == MBOX_HOST_TILE) {
         t = hop(m, host_link(m, true), t, m->cfg.board_hop_cycles, flits,

@@ -38,13 +38,15 @@ struct CsrOutcome {
 class Harness {
  public:
   explicit Harness(const TesseraShape& shape, uint32_t buffer_flits = 64,
-                   uint32_t tile_hop = kTileHop, uint32_t board_hop = kL, bool windows = false)
+                   uint32_t tile_hop = kTileHop, uint32_t board_hop = kL, bool windows = false,
+                   const bool* local_boards = nullptr)
       : shape_(shape) {
     const uint32_t tiles = shape.boards_x * shape.boards_y * shape.tiles_x * shape.tiles_y;
     scratch_.assign(tiles, std::vector<uint8_t>(TESSERA_SCRATCH_SIZE, 0));
     waits_ = tessera_waits_new(&shape);
     const TesseraMailboxConfig config{
-        shape, tile_hop, board_hop, buffer_flits, TESSERA_TERMDET_MASTER_ORIGIN, waits_, windows};
+        shape,  tile_hop, board_hop,   buffer_flits, TESSERA_TERMDET_MASTER_ORIGIN,
+        waits_, windows,  local_boards};
     TesseraMailboxHost host{};
     host.opaque = this;
     host.scratchpad = [](void* self, uint32_t tile) {
@@ -196,8 +198,8 @@ TEST(MailboxConfig, RefusesWhatTheMachineCannotBe) {
   host.wake = [](void*, uint32_t) {};
   host.to_host = [](void*, uint32_t, const uint8_t*, uint32_t, uint64_t) { return true; };
   auto accepts = [&](const TesseraShape& shape, uint32_t buffer) {
-    const TesseraMailboxConfig config{shape,   4,    150, buffer, TESSERA_TERMDET_MASTER_ORIGIN,
-                                      nullptr, false};
+    const TesseraMailboxConfig config{shape,   4,     150,    buffer, TESSERA_TERMDET_MASTER_ORIGIN,
+                                      nullptr, false, nullptr};
     TesseraMailbox* m = tessera_mailbox_new(&config, &host);
     tessera_mailbox_free(m);
     return m != nullptr;
@@ -211,8 +213,8 @@ TEST(MailboxConfig, RefusesWhatTheMachineCannotBe) {
   EXPECT_FALSE(accepts({1, 1, 1, 1, 16, 64}, 64));            // 1,024: no receive slot left
   EXPECT_FALSE(accepts({65535, 65535, 64, 64, 16, 16}, 64));  // ids beyond 32 bits
 
-  const TesseraMailboxConfig config{kSmall,  4,    150, 64, TESSERA_TERMDET_MASTER_ORIGIN,
-                                    nullptr, false};
+  const TesseraMailboxConfig config{kSmall,  4,     150,    64, TESSERA_TERMDET_MASTER_ORIGIN,
+                                    nullptr, false, nullptr};
   EXPECT_EQ(tessera_mailbox_new(&config, nullptr), nullptr);
   TesseraMailboxHost no_wake = host;
   no_wake.wake = nullptr;
@@ -376,6 +378,158 @@ TEST(MailboxWindows, AResetEmptiesTheOutbox) {
   EXPECT_EQ(tessera_mailbox_outbox_count(h.model()), 0u);
   EXPECT_EQ(tessera_mailbox_exchange(h.model(), 150), 0u);
   EXPECT_TRUE(tessera_mailbox_can_send(h.model(), 0));
+}
+
+// The machine over two processes (ranks): each models one board of kSmall, and the exchange
+// carries messages and egress room between them (tessera/models/mailbox.h, "The exchange over
+// several processes"). Whatever the threads do, each process sees what one process modelling
+// both boards sees.
+class TwoRanks {
+ public:
+  explicit TwoRanks(uint32_t buffer_flits)
+      : rank0_(kSmall, buffer_flits, kTileHop, kL, true, kBoard0),
+        rank1_(kSmall, buffer_flits, kTileHop, kL, true, kBoard1) {}
+
+  // The harness of the process that models hart's board (8 harts a board).
+  Harness& Of(uint32_t hart) { return hart < 8 ? rank0_ : rank1_; }
+
+  // Steps 1 to 5 of the exchange on both processes; returns how many messages entered.
+  uint32_t Exchange(uint64_t at) {
+    std::vector<TesseraMailboxTransit> to0, to1;
+    auto keep = [](void* out, const TesseraMailboxTransit* t) {
+      static_cast<std::vector<TesseraMailboxTransit>*>(out)->push_back(*t);
+    };
+    tessera_mailbox_take_leaving(rank0_.model(), keep, &to1);
+    tessera_mailbox_take_leaving(rank1_.model(), keep, &to0);
+    for (const auto& t : to0) {
+      EXPECT_TRUE(tessera_mailbox_arrive(rank0_.model(), &t));
+    }
+    for (const auto& t : to1) {
+      EXPECT_TRUE(tessera_mailbox_arrive(rank1_.model(), &t));
+    }
+    std::vector<TesseraMailboxCredit> credits0, credits1;
+    auto credit = [](void* out, const TesseraMailboxCredit* c) {
+      static_cast<std::vector<TesseraMailboxCredit>*>(out)->push_back(*c);
+    };
+    // Credits go back to the process of the message's board: board 0 is rank 0's.
+    uint32_t entered = tessera_mailbox_exchange_admit(rank0_.model(), at, credit, &credits1);
+    entered += tessera_mailbox_exchange_admit(rank1_.model(), at, credit, &credits0);
+    for (const auto& c : credits0) {
+      EXPECT_TRUE(tessera_mailbox_credit(rank0_.model(), &c));
+    }
+    for (const auto& c : credits1) {
+      EXPECT_TRUE(tessera_mailbox_credit(rank1_.model(), &c));
+    }
+    tessera_mailbox_exchange_refill(rank0_.model(), at);
+    tessera_mailbox_exchange_refill(rank1_.model(), at);
+    return entered;
+  }
+
+ private:
+  static constexpr bool kBoard0[2] = {true, false};
+  static constexpr bool kBoard1[2] = {false, true};
+  Harness rank0_, rank1_;
+};
+
+// What one scenario shows: every receive (tag, time), every wake, can-send after each step.
+struct Seen {
+  std::vector<uint64_t> events;
+  bool operator==(const Seen& o) const { return events == o.events; }
+};
+
+// A scenario of sends both ways through full mailboxes and egresses, on one process (`one`) or
+// two: `of(hart)` is the harness that models hart, `exchange(at)` ends a window.
+template <typename Of, typename ExchangeFn>
+Seen RunScenario(Of of, ExchangeFn exchange) {
+  Seen seen;
+  const uint32_t a = 0, b = 15, c = 14, d = 9;  // a: board 0; b, c share a tile; d: board 1
+  auto note = [&](uint64_t v) { seen.events.push_back(v); };
+  auto sends = [&](uint32_t hart) { note(tessera_mailbox_can_send(of(hart).model(), hart)); };
+  EXPECT_EQ(of(c).Send(c, of(c).Id(b), 4, 1, 10).result, TESSERA_ACCESS_DONE);  // fills b
+  EXPECT_EQ(of(a).Send(a, of(a).Id(b), 1, 2, 20).result, TESSERA_ACCESS_DONE);
+  EXPECT_EQ(of(d).Send(d, of(d).Id(a), 2, 9, 30).result, TESSERA_ACCESS_DONE);
+  note(exchange(150));
+  sends(a);
+  EXPECT_EQ(of(a).Send(a, of(a).Id(b), 3, 3, 160).result, TESSERA_ACCESS_DONE);
+  EXPECT_EQ(of(a).Send(a, of(a).Id(b), 1, 4, 170).result, TESSERA_ACCESS_DONE);  // waits
+  sends(a);
+  of(a).GiveAll(a);
+  of(b).GiveAll(b);
+  uint64_t at = 0;
+  note(of(b).RecvTag(b, 0, &at));
+  note(at);
+  of(b).Done(b, TESSERA_CSR_FREE, of(b).last_recv, 200);
+  note(exchange(300));
+  sends(a);
+  note(exchange(450));
+  for (uint32_t n = 0; n < 3; n++) {
+    note(of(b).RecvTag(b, at, &at));
+    note(at);
+    of(b).Done(b, TESSERA_CSR_FREE, of(b).last_recv, at);
+  }
+  note(of(a).RecvTag(a, 0, &at));
+  note(at);
+  for (uint32_t hart : {a, b, c, d}) {
+    const TesseraMailboxCounts counts = tessera_mailbox_thread_counts(of(hart).model(), hart);
+    note(counts.received);
+  }
+  return seen;
+}
+
+TEST(MailboxRanks, TwoProcessesSeeWhatOneSees) {
+  Harness one(kSmall, 4, kTileHop, kL, true);
+  const Seen reference =
+      RunScenario([&](uint32_t) -> Harness& { return one; },
+                  [&](uint64_t at) { return tessera_mailbox_exchange(one.model(), at); });
+  TwoRanks two(4);
+  const Seen ranked = RunScenario([&](uint32_t hart) -> Harness& { return two.Of(hart); },
+                                  [&](uint64_t at) { return two.Exchange(at); });
+  EXPECT_EQ(ranked.events, reference.events);
+  ASSERT_GE(reference.events.size(), 12u);
+  EXPECT_EQ(reference.events[0], 1u);  // the first exchange: d's message in, a's refused
+}
+
+// What another process sends is checked: a message or credit that names no local board, tile or
+// thread, or more room than the egress holds, is refused and changes nothing.
+TEST(MailboxRanks, ArrivalsAndCreditsAreChecked) {
+  static constexpr bool kBoard1[2] = {false, true};
+  Harness h(kSmall, 64, kTileHop, kL, true, kBoard1);
+  TesseraMailboxTransit t{};
+  t.src_hart = 0;  // board 0, another process's
+  t.dest_tile = 3;
+  t.dest_board = 1;
+  t.flits = 1;
+  EXPECT_TRUE(tessera_mailbox_arrive(h.model(), &t));
+  TesseraMailboxTransit bad = t;
+  bad.dest_tile = 1;  // board 0's tile
+  bad.dest_board = 0;
+  EXPECT_FALSE(tessera_mailbox_arrive(h.model(), &bad));
+  bad = t;
+  bad.dest_board = 0;  // disagrees with the tile
+  EXPECT_FALSE(tessera_mailbox_arrive(h.model(), &bad));
+  bad = t;
+  bad.src_hart = 8;  // a local sender cannot come from elsewhere
+  EXPECT_FALSE(tessera_mailbox_arrive(h.model(), &bad));
+  bad = t;
+  bad.flits = TESSERA_MAX_FLITS + 1;
+  EXPECT_FALSE(tessera_mailbox_arrive(h.model(), &bad));
+  bad = t;
+  bad.dest_thread = 4;  // 4 threads a tile
+  EXPECT_FALSE(tessera_mailbox_arrive(h.model(), &bad));
+  bad = t;
+  bad.mask = 1u << 4;
+  EXPECT_FALSE(tessera_mailbox_arrive(h.model(), &bad));
+  bad = t;
+  bad.dest_tile = 99;
+  EXPECT_FALSE(tessera_mailbox_arrive(h.model(), &bad));
+  EXPECT_EQ(tessera_mailbox_outbox_count(h.model()), 1u);
+
+  const TesseraMailboxCredit to_other{0, 3, 1};  // board 0 is not this process's
+  EXPECT_FALSE(tessera_mailbox_credit(h.model(), &to_other));
+  const TesseraMailboxCredit too_much{1, 0, 1};  // board 1's egress holds nothing
+  EXPECT_FALSE(tessera_mailbox_credit(h.model(), &too_much));
+  const TesseraMailboxCredit no_tile{1, 99, 0};
+  EXPECT_FALSE(tessera_mailbox_credit(h.model(), &no_tile));
 }
 
 TEST(MailboxDelivery, OneToFourFlitsArriveWholeAndNothingMore) {

@@ -52,7 +52,8 @@ MailboxDevice::MailboxDevice(Machine& machine, const MachineParams& params)
                                     params.buffer_flits,
                                     params.idle_master,
                                     waiters_.registry(),
-                                    false};
+                                    false,
+                                    nullptr};
   TesseraMailboxHost host{};
   host.opaque = this;
   host.scratchpad = &MailboxDevice::scratchpad;

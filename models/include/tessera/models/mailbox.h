@@ -104,6 +104,15 @@ typedef struct TesseraMailboxConfig {
      * then be below 65536.
      */
     bool windows;
+    /*
+     * With windows, when the machine is spread over several processes
+     * (ranks, docs/ranks.md): local_boards[b] says whether this process
+     * models board b; NULL: all of them. A message toward another process's
+     * board leaves at the exchange through tessera_mailbox_take_leaving();
+     * the room its admission frees at its board's egress comes back as a
+     * TesseraMailboxCredit. Not owned; lives as long as the model.
+     */
+    const bool *local_boards;
 } TesseraMailboxConfig;
 
 /*
@@ -250,6 +259,65 @@ uint32_t tessera_mailbox_outbox_count(const TesseraMailbox *m);
  * (their register frees at `at`) and are woken if they wait for can-send.
  * Returns how many entered. */
 uint32_t tessera_mailbox_exchange(TesseraMailbox *m, uint64_t at);
+
+/*
+ * The exchange over several processes (config local_boards): the same
+ * steps as tessera_mailbox_exchange(), with what crosses processes between
+ * them. Every process, at the end of each window:
+ *   1. tessera_mailbox_take_leaving(): the messages at local egresses
+ *      toward other processes' boards, handed to `put` and forgotten;
+ *   2. tessera_mailbox_arrive() for each such message other processes
+ *      took toward its boards (in any order: the exchange sorts);
+ *   3. tessera_mailbox_exchange_admit(): the admissions, as in
+ *      tessera_mailbox_exchange(); for each admitted message of another
+ *      process's board, `credit` gets the room it freed at that egress;
+ *   4. tessera_mailbox_credit() for each credit other processes sent;
+ *   5. tessera_mailbox_exchange_refill(): blocked senders enter the room.
+ * A message refused in step 3 stays with the process of its destination
+ * until a later exchange admits it, as it would stay at its egress in one
+ * process, so every process's state is what one process's would be.
+ */
+typedef struct TesseraMailboxTransit {
+    uint64_t mask;          /* multicast: threads in the tile; 0: unicast */
+    uint64_t sent_at;
+    uint64_t egress_at;
+    uint64_t id;
+    uint32_t src_hart;
+    uint32_t src_id;
+    uint32_t dest_tile;     /* dense tile index */
+    uint32_t dest_thread;   /* unicast: thread in the tile */
+    uint32_t dest_board;
+    uint32_t flits;
+    uint8_t data[TESSERA_BYTES_PER_SLOT];
+} TesseraMailboxTransit;
+
+typedef struct TesseraMailboxCredit {
+    uint32_t src_board;     /* the egress */
+    uint32_t dest_tile;     /* toward this mailbox */
+    uint32_t flits;         /* room freed */
+} TesseraMailboxCredit;
+
+typedef void (*TesseraMailboxTransitFn)(void *opaque,
+                                        const TesseraMailboxTransit *t);
+typedef void (*TesseraMailboxCreditFn)(void *opaque,
+                                       const TesseraMailboxCredit *c);
+
+/* Step 1: returns how many messages left. */
+uint32_t tessera_mailbox_take_leaving(TesseraMailbox *m,
+                                      TesseraMailboxTransitFn put,
+                                      void *opaque);
+/* Step 2: false, taking nothing, if t names no local tile or board, no
+ * thread or tile that exists, or an impossible length. */
+bool tessera_mailbox_arrive(TesseraMailbox *m, const TesseraMailboxTransit *t);
+/* Step 3: returns how many entered the network. */
+uint32_t tessera_mailbox_exchange_admit(TesseraMailbox *m, uint64_t at,
+                                        TesseraMailboxCreditFn credit,
+                                        void *opaque);
+/* Step 4: false, changing nothing, if c names no local board, no tile, or
+ * more room than its egress holds. */
+bool tessera_mailbox_credit(TesseraMailbox *m, const TesseraMailboxCredit *c);
+/* Step 5. */
+void tessera_mailbox_exchange_refill(TesseraMailbox *m, uint64_t at);
 
 
 /* Offers a message of `flits` flits (1..4) from the host, sent at modelled
