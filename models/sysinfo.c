@@ -248,6 +248,11 @@ bool tessera_sysinfo_checked_in(const TesseraSysinfo *s, uint32_t hart_id)
     return (s->checked_in_by[index / 32] >> (index % 32)) & 1;
 }
 
+uint32_t tessera_sysinfo_check_ins(const TesseraSysinfo *s)
+{
+    return s->checked_in;
+}
+
 static TesseraAccess check_in(TesseraSysinfo *s, uint32_t hart_id,
                               uint32_t status)
 {

@@ -3,7 +3,7 @@
 # ./tessera (run, demo, qemu-cmd), the QEMU tests (tests/qemu/CMakeLists.txt)
 # and the benchmarks (tests/bench/) all boot the machine through this script.
 #
-#   boards/tessera/qemu-cmd.sh [--print] [--machine NAME] <qemu> <elf|none> [key=value ...] [-- qemu args]
+#   boards/tessera/qemu-cmd.sh [--print] [--machine NAME] [--ranks N] <qemu> <elf|none> [key=value ...] [-- qemu args]
 #
 # Runs (execs) <qemu> booting <elf> on -M tessera with the given machine
 # properties, in the deterministic mode. A property argument is key=value,
@@ -12,6 +12,10 @@
 # with `-` (so a tool that appends options, like tessera-host, needs no `--`).
 #   --print         print the command, quoted for a shell, instead of running it
 #   --machine NAME  another machine than tessera (the speed benchmark's virt)
+#   --ranks N       N QEMU processes under Open MPI's mpirun, each running a run of the
+#                   boards (machine property ranks=N; docs/ranks.md). TESSERA_MPI_TRANSPORT=tcp
+#                   uses the TCP transport that runs between hosts (--mca btl tcp,self);
+#                   TESSERA_MPIRUN_ARGS adds mpirun options (a hostfile, say).
 #   none            boot no image (the tests of QEMU's own errors)
 set -euo pipefail
 
@@ -19,14 +23,21 @@ die() {
     echo "qemu-cmd.sh: $*" >&2
     exit 2
 }
-usage="usage: qemu-cmd.sh [--print] [--machine NAME] <qemu> <elf|none> [key=value ...] [-- qemu args]"
+usage="usage: qemu-cmd.sh [--print] [--machine NAME] [--ranks N] <qemu> <elf|none> [key=value ...] [-- qemu args]"
 
 print=0
 machine=tessera
+ranks=1
 while [ $# -gt 0 ]; do
     case $1 in
     --print) print=1; shift ;;
     --machine) [ $# -ge 2 ] || die "$usage"; machine=$2; shift 2 ;;
+    --ranks)
+        [ $# -ge 2 ] || die "$usage"
+        [[ $2 =~ ^[1-9][0-9]*$ ]] || die "--ranks $2: a number of processes, 1 or more"
+        ranks=$2
+        shift 2
+        ;;
     *) break ;;
     esac
 done
@@ -54,8 +65,28 @@ kernel=()
 # console (-serial stdio). No firmware blob: every hart starts at the ELF's
 # entry. -icount shift=0,sleep=off: one instruction = 1 ns, single-threaded
 # round-robin TCG, so every run prints the same output and cycle counts.
-command=("$qemu" -M "$machine$properties" -nodefaults -display none -serial stdio
-    -monitor none -bios none -icount shift=0,sleep=off "${kernel[@]}" "${qemu_args[@]}")
+launcher=()
+if [ "$ranks" -gt 1 ]; then
+    command -v mpirun >/dev/null ||
+        die "--ranks $ranks needs Open MPI's mpirun (Debian's openmpi-bin; ./tessera setup installs it)"
+    properties+=",ranks=$ranks"
+    launcher=(mpirun -n "$ranks" --bind-to none)
+    # More ranks than cores: a rank that waits for the others gives its core away.
+    if [ "$ranks" -gt "$(nproc)" ]; then
+        launcher+=(--oversubscribe --mca mpi_yield_when_idle 1)
+    fi
+    [ "$(id -u)" -ne 0 ] || launcher+=(--allow-run-as-root)
+    case ${TESSERA_MPI_TRANSPORT:-} in
+    "") ;;
+    tcp) launcher+=(--mca btl tcp,self) ;;
+    *) die "TESSERA_MPI_TRANSPORT=$TESSERA_MPI_TRANSPORT: tcp, or unset for Open MPI's choice" ;;
+    esac
+    # shellcheck disable=SC2206 # options, split as a shell would
+    launcher+=(${TESSERA_MPIRUN_ARGS:-})
+fi
+command=("${launcher[@]}" "$qemu" -M "$machine$properties" -nodefaults -display none
+    -serial stdio -monitor none -bios none -icount shift=0,sleep=off "${kernel[@]}"
+    "${qemu_args[@]}")
 
 if [ "$print" -eq 1 ]; then
     # Quoted only where a shell needs it, so the line reads as if typed by hand.

@@ -87,15 +87,17 @@ def built_app(app):
     return elf
 
 
-def qemu_command(elf, args):
+def qemu_command(elf, args, ranks=1):
     """The command that boots <elf> on -M tessera with the given machine properties [and
-    `--` QEMU's arguments]. A bad argument stops here, before anything starts, with what
-    qemu-cmd.sh says of it."""
-    check = subprocess.run([QEMU_CMD, "--print", QEMU, elf, *args], stdout=subprocess.DEVNULL,
-                           stderr=subprocess.PIPE, text=True, check=False)
+    `--` QEMU's arguments], on `ranks` processes. A bad argument stops here, before anything
+    starts, with what qemu-cmd.sh says of it."""
+    spread = ["--ranks", str(ranks)] if ranks > 1 else []
+    check = subprocess.run([QEMU_CMD, "--print", *spread, QEMU, elf, *args],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                           check=False)
     if check.returncode != 0:
         raise Failure(" ".join(check.stderr.split()).removeprefix("qemu-cmd.sh: "))
-    return [QEMU_CMD, QEMU, elf, *args]
+    return [QEMU_CMD, *spread, QEMU, elf, *args]
 
 
 def check_board(board):

@@ -14,7 +14,7 @@ PACKAGES = [
     "libgtest-dev", "clang", "libclang-rt-14-dev", "libmetis-dev",
     "libglib2.0-dev", "libfdt-dev", "libpixman-1-dev", "zlib1g-dev", "flex", "bison",
     "python3-venv", "python3-matplotlib", "dpkg-dev", "xz-utils", "patch", "bc", "spin",
-    "gdb-multiarch", "openocd",
+    "gdb-multiarch", "openocd", "openmpi-bin", "libopenmpi-dev",
 ]
 BACKPORT_PACKAGES = ["meson", "python3-pycotap"]
 # QEMU 10 needs meson >= 1.5 (bookworm has 1.0).

@@ -49,6 +49,9 @@ status is the image's, through semihosting (docs/boards.md). That takes no
                             "starts (repeatable)")
     parser.options.add_argument("--board", metavar="<board>", help=(
         f"a dev board: one of the folders of boards/ with a board.env ({words(board_names())})"))
+    parser.options.add_argument("--ranks", metavar="N", type=int, default=1, help=(
+        "spread the boards over N QEMU processes started by Open MPI's mpirun (docs/ranks.md); "
+        "the same output as one process. Not yet with --send or the host link"))
     add_machine_arguments(parser)
     return parser
 
@@ -62,6 +65,15 @@ def cmd_run(args):
         elf = board_image(parsed.board, parsed.app)
         exec_program([BOARD_SH, "qemu", parsed.board, os.path.dirname(QEMU), elf,
                       *(parsed.qemu_args or [])])
+    if parsed.ranks < 1:
+        parser.error(f"--ranks {parsed.ranks}: 1 or more")
+    if parsed.ranks > 1:
+        if parsed.send:
+            parser.error("--ranks takes no --send yet: the host link runs in one process")
+        elf = built_app(parsed.app)
+        command = qemu_command(elf, parsed.properties + with_dashdash(parsed.qemu_args),
+                               ranks=parsed.ranks)
+        exec_program(command)
     elf = built_app(parsed.app)
     command = qemu_command(elf, parsed.properties + with_dashdash(parsed.qemu_args))
     # Through the host link's host side, so that messages threads send to tinselHostId() are

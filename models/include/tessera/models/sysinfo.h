@@ -56,6 +56,8 @@ TesseraAccess tessera_sysinfo_write(TesseraSysinfo *s, uint32_t hart_id,
 /* True if thread id `hart_id` has checked in (false for ids the machine
  * does not have). */
 bool tessera_sysinfo_checked_in(const TesseraSysinfo *s, uint32_t hart_id);
+/* How many harts have checked in (what CHECKIN reads). */
+uint32_t tessera_sysinfo_check_ins(const TesseraSysinfo *s);
 
 /* Partition base of a thread: DRAM_BASE + CODE_SIZE + local * size. */
 uint32_t tessera_sysinfo_partition_base(const TesseraSysinfo *s,

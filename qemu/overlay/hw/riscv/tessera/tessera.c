@@ -114,7 +114,8 @@ void tessera_machine_wake(TesseraMachineState *s, uint32_t hart)
     /* Not CPU(): its check reads the object's class, in a cold line */
     CPUState *cs = &s->harts[hart].parent_obj;
 
-    if (tessera_windows_defer_wake(s, hart)) {
+    if (tessera_windows_defer_wake(s, hart) ||
+        !tessera_ranks_local_hart(s, hart)) {
         return;
     }
     cs->halted = 0;
@@ -756,6 +757,7 @@ static void tessera_machine_init(MachineState *machine)
         error_report("tessera: out of memory for the wait registry");
         exit(1);
     }
+    tessera_ranks_init(s);
     tessera_windows_init(s);
     tessera_create_mailbox(s);
     tessera_create_ocbus(s);
@@ -876,6 +878,27 @@ static void tessera_set_window_groups(Object *obj, Visitor *v,
     visit_type_uint32(v, name, &TESSERA_MACHINE(obj)->window_groups, errp);
 }
 
+static void tessera_get_ranks(Object *obj, Visitor *v, const char *name,
+                              void *opaque, Error **errp)
+{
+    visit_type_uint32(v, name, &TESSERA_MACHINE(obj)->ranks_opt, errp);
+}
+
+static void tessera_set_ranks(Object *obj, Visitor *v, const char *name,
+                              void *opaque, Error **errp)
+{
+    uint32_t value;
+
+    if (!visit_type_uint32(v, name, &value, errp)) {
+        return;
+    }
+    if (value == 0) {
+        error_setg(errp, "ranks=0: at least 1");
+        return;
+    }
+    TESSERA_MACHINE(obj)->ranks_opt = value;
+}
+
 static int tessera_get_idle_master(Object *obj, Error **errp)
 {
     return TESSERA_MACHINE(obj)->idle_master;
@@ -919,6 +942,7 @@ static void tessera_machine_instance_init(Object *obj)
 
     s->deadlock = TESSERA_DEADLOCK_EXIT;
     s->window_groups = 1;
+    s->ranks_opt = 1;
     /* Off until every device that spans boards keeps to the windows */
     s->windows_opt = ON_OFF_AUTO_OFF;
     for (size_t i = 0; i < ARRAY_SIZE(tessera_props); i++) {
@@ -1023,6 +1047,13 @@ static void tessera_machine_class_init(ObjectClass *oc, void *data)
     object_class_property_set_description(oc, "window-groups",
         "with windows=on: the boards split into this many groups that take "
         "turns in each window, as ranks would (1, the default: none)");
+    object_class_property_add(oc, "ranks", "uint32", tessera_get_ranks,
+                              tessera_set_ranks, NULL, NULL);
+    object_class_property_set_description(oc, "ranks",
+        "processes the machine is spread over, each running a run of "
+        "consecutive boards; more than 1 needs mpirun with as many "
+        "processes (./tessera run --ranks N) and implies windows=on "
+        "(docs/ranks.md)");
     object_class_property_add_enum(oc, "deadlock", "TesseraDeadlock",
                                    &tessera_deadlock_lookup,
                                    tessera_get_deadlock,

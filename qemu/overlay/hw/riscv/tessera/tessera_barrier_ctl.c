@@ -66,6 +66,7 @@ static RISCVException tessera_barrier_ctl_op(CPURISCVState *env, int csrno,
     if (ret_value) {
         *ret_value = 0;
     }
+    tessera_ranks_fail("the counting barrier controller");
     /* Both CSRs act on a write; a plain read (csrr) does nothing. */
     if (write_mask == 0) {
         return RISCV_EXCP_NONE;

@@ -57,6 +57,9 @@ static const char *tessera_deadlock_hope(TesseraMachineState *s)
     if (tessera_windows_pending(s)) {
         return "a time window has yet to end";
     }
+    if (s->ranks.count > 1 && !s->ranks.quiet) {
+        return "another rank may still send";
+    }
     if (!all_cpu_threads_idle()) {
         return "a hart can run";
     }
@@ -83,7 +86,8 @@ static void tessera_deadlock_name_other_waits(TesseraMachineState *s)
         uint32_t id = s->harts[hart].env.mhartid;
         const char *op;
 
-        if (tessera_waits_operation(s->waits, hart)) {
+        if (tessera_waits_operation(s->waits, hart) ||
+            !tessera_ranks_local_hart(s, hart)) {
             continue;
         }
         if (test_bit(hart, s->parked)) {
@@ -142,6 +146,14 @@ static void tessera_deadlock_check(void)
                      held ? held : "", egress ? egress : "");
         vm_stop(RUN_STATE_PAUSED);
         return;
+    }
+    if (s->ranks.count > 1) {
+        /* Every rank found it: each reports its own boards' harts */
+        tessera_ranks_end_together();
+        error_report("tessera: rank %u (boards %u..%u): deadlock on every "
+                     "rank; this rank's harts:",
+                     s->ranks.rank, s->ranks.first_board,
+                     s->ranks.end_board - 1);
     }
     error_report("tessera: deadlock: every hart is stopped and nothing can "
                  "wake one (latest modelled cycle %" PRIu64 "); waiting:\n"

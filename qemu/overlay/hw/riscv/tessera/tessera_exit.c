@@ -16,6 +16,18 @@
 #include "tessera/models/exit.h"
 #include "trace.h"
 
+static TesseraExitState *tessera_exit_device;
+
+void tessera_exit_end_run(int hart, uint64_t cycle, uint64_t value, int code)
+{
+    trace_tessera_exit_end(tessera_hart_thread_id(hart), cycle, value, code);
+    tessera_console_flush_lines(tessera_exit_device->console);
+    tessera_mailbox_run_ends();
+    qemu_system_shutdown_request_with_code(
+        code ? SHUTDOWN_CAUSE_GUEST_PANIC : SHUTDOWN_CAUSE_GUEST_SHUTDOWN,
+        code);
+}
+
 static uint64_t tessera_exit_mmio_read(void *opaque, hwaddr addr,
                                        unsigned size)
 {
@@ -28,7 +40,7 @@ static uint64_t tessera_exit_mmio_read(void *opaque, hwaddr addr,
 static void tessera_exit_mmio_write(void *opaque, hwaddr addr, uint64_t value,
                                     unsigned size)
 {
-    TesseraExitState *s = opaque;
+    TesseraMachineState *m = TESSERA_MACHINE(qdev_get_machine());
     int hart = tessera_current_hart_index();
     uint64_t cycle = hart >= 0 ? tessera_time_now(hart) : 0;
     TesseraAccess a = tessera_exit_write(addr, value);
@@ -37,15 +49,16 @@ static void tessera_exit_mmio_write(void *opaque, hwaddr addr, uint64_t value,
     tessera_mmio_complete("tessera-exit", hart, addr, true, value, &a);
     switch (a.effect) {
     case TESSERA_EFFECT_END_RUN:
-        trace_tessera_exit_end(tessera_hart_thread_id(hart), cycle, value,
-                               code);
-        tessera_console_flush_lines(s->console);
-        tessera_mailbox_run_ends();
-        qemu_system_shutdown_request_with_code(
-            code ? SHUTDOWN_CAUSE_GUEST_PANIC : SHUTDOWN_CAUSE_GUEST_SHUTDOWN,
-            code);
+        if (m->windows_on && hart >= 0) {
+            trace_tessera_exit_posted(tessera_hart_thread_id(hart), cycle,
+                                      code);
+            tessera_windows_post_exit(m, hart, cycle, value, code);
+        } else {
+            tessera_exit_end_run(hart, cycle, value, code);
+        }
         break;
     case TESSERA_EFFECT_RESET:
+        tessera_ranks_fail("a guest reset");
         trace_tessera_exit_reset(tessera_hart_thread_id(hart), cycle);
         qemu_system_reset_request(SHUTDOWN_CAUSE_GUEST_RESET);
         break;
@@ -70,6 +83,7 @@ static void tessera_exit_realize(DeviceState *dev, Error **errp)
         error_setg(errp, "tessera-exit: needs its console link");
         return;
     }
+    tessera_exit_device = s;
     memory_region_init_io(&s->mmio, OBJECT(dev), &tessera_exit_ops, s,
                           TYPE_TESSERA_EXIT, TESSERA_EXIT_SIZE);
     sysbus_init_mmio(SYS_BUS_DEVICE(dev), &s->mmio);

@@ -43,6 +43,7 @@ static uint64_t tessera_ocbus_read_op(void *opaque, hwaddr addr,
     if (hart < 0) {
         return 0;
     }
+    tessera_ranks_fail("the open-collector bus");
     a = tessera_ocbus_mmio_read(s->model, hart, addr, tessera_time_now(hart));
     return tessera_mmio_complete("tessera-ocbus", hart, addr, false, 0, &a);
 }
@@ -58,6 +59,8 @@ static void tessera_ocbus_write_op(void *opaque, hwaddr addr,
     if (hart < 0) {
         return;
     }
+    tessera_ranks_fail("the open-collector bus");
+
     now = tessera_time_now(hart);
     a = tessera_ocbus_mmio_write(s->model, hart, addr, value, now);
     tessera_mmio_complete("tessera-ocbus", hart, addr, true, value, &a);
@@ -88,6 +91,8 @@ static RISCVException tessera_ocbus_wait_op(CPURISCVState *env, int csrno,
     uint32_t thread = env->mhartid;
     uint32_t value = new_value & write_mask;
     uint64_t now;
+
+    tessera_ranks_fail("the open-collector bus");
     TesseraAccess a;
 
     if (ret_value) {

@@ -39,6 +39,18 @@ static uint64_t tessera_sysinfo_cycle(TesseraSysinfoState *s, uint32_t id)
     return tessera_time_now(tessera_dense_index(&s->shape, id));
 }
 
+static TesseraSysinfoState *tessera_sysinfo_device;
+
+void tessera_sysinfo_end_run(int code)
+{
+    trace_tessera_sysinfo_exit(code);
+    tessera_console_flush_lines(tessera_sysinfo_device->console);
+    tessera_mailbox_run_ends();
+    qemu_system_shutdown_request_with_code(
+        code ? SHUTDOWN_CAUSE_GUEST_PANIC : SHUTDOWN_CAUSE_GUEST_SHUTDOWN,
+        code);
+}
+
 static void tessera_sysinfo_write_as(TesseraSysinfoState *s, uint32_t id,
                                      hwaddr addr, uint32_t value)
 {
@@ -54,15 +66,18 @@ static void tessera_sysinfo_write_as(TesseraSysinfoState *s, uint32_t id,
         return;
     }
     if (addr == TESSERA_SYSINFO_CHECKIN) {
+        TesseraMachineState *m = TESSERA_MACHINE(qdev_get_machine());
+
         trace_tessera_sysinfo_checkin(id, tessera_sysinfo_cycle(s, id), value);
+        if (m->windows_on) {
+            /* The window's end decides, by modelled time (docs/ranks.md) */
+            tessera_windows_check_in(m, tessera_dense_index(&s->shape, id),
+                                     tessera_sysinfo_cycle(s, id), value);
+            return;
+        }
     }
     if (a.effect == TESSERA_EFFECT_END_RUN) {
-        trace_tessera_sysinfo_exit(exit_code);
-        tessera_console_flush_lines(s->console);
-        tessera_mailbox_run_ends();
-        qemu_system_shutdown_request_with_code(
-            exit_code ? SHUTDOWN_CAUSE_GUEST_PANIC
-                      : SHUTDOWN_CAUSE_GUEST_SHUTDOWN, exit_code);
+        tessera_sysinfo_end_run(exit_code);
     }
 }
 
@@ -106,6 +121,7 @@ static void tessera_sysinfo_realize(DeviceState *dev, Error **errp)
         error_setg(errp, "tessera-sysinfo: needs its console link");
         return;
     }
+    tessera_sysinfo_device = s;
     s->model = tessera_sysinfo_new(&cfg);
     if (!s->model) {
         error_setg(errp, "tessera-sysinfo: out of memory");

@@ -33,6 +33,7 @@
 #include "hw/riscv/tessera.h"
 #include "tessera/models/barrier_ctl.h"
 #include "tessera/models/mailbox.h"
+#include "tessera/models/sysinfo.h"
 #include "trace.h"
 
 /*
@@ -104,6 +105,7 @@ static void tessera_windows_turn_end(CPUState *cpu)
     uint32_t hart = cpu->cpu_index;
 
     s->windows.stalled = false; /* a hart ran: room may have appeared */
+    s->ranks.quiet = false;
     if (s->windows.refund == hart) {
         tessera_clocks_unretire(s->time.clocks, hart, 1);
         s->windows.refund = UINT32_MAX;
@@ -119,37 +121,114 @@ bool tessera_windows_pending(TesseraMachineState *s)
     const TesseraWindows *w = &s->windows;
 
     return !w->stalled &&
-           (w->num_held != 0 ||
+           (w->num_held != 0 || w->exit_at != UINT64_MAX ||
             (w->on &&
              (tessera_mailbox_outbox_count(s->mailbox->model) != 0 ||
-              tessera_barrier_ctl_posted(s->barrier_ctl->model) != 0)));
+              tessera_barrier_ctl_posted(s->barrier_ctl->model) != 0 ||
+              tessera_sysinfo_check_ins(s->sysinfo->model) ==
+                  s->num_harts)));
 }
 
-/* The window ends: messages between boards, then the next window. */
+void tessera_windows_post_exit(TesseraMachineState *s, uint32_t hart,
+                               uint64_t cycle, uint32_t value, int code)
+{
+    TesseraWindows *w = &s->windows;
+
+    if (cycle < w->exit_at || (cycle == w->exit_at && hart < w->exit_hart)) {
+        w->exit_at = cycle;
+        w->exit_hart = hart;
+        w->exit_value = value;
+        w->exit_code = code;
+    }
+}
+
+void tessera_windows_check_in(TesseraMachineState *s, uint32_t hart,
+                              uint64_t cycle, uint32_t status)
+{
+    TesseraWindows *w = &s->windows;
+
+    if (status != 0 &&
+        (cycle < w->fail_at || (cycle == w->fail_at && hart < w->fail_hart))) {
+        w->fail_at = cycle;
+        w->fail_hart = hart;
+        w->fail_code = status;
+    }
+}
+
+/* This rank's part of a vote, before tessera_ranks_agree(). */
+static TesseraWindowVote tessera_windows_vote(TesseraMachineState *s,
+                                              bool go, uint32_t moved)
+{
+    TesseraWindows *w = &s->windows;
+    TesseraWindowVote v = {
+        .go = go || s->any_woken,
+        .pending = tessera_windows_pending(s),
+        .moved = moved,
+        .held = w->num_held,
+        .posted = tessera_barrier_ctl_posted(s->barrier_ctl->model),
+        .earliest = UINT64_MAX,
+        .exit_at = w->exit_at,
+        .exit_hart = w->exit_hart,
+        .exit_value = w->exit_value,
+        .exit_code = w->exit_code,
+        .checked_in = tessera_sysinfo_check_ins(s->sysinfo->model),
+        .fail_at = w->fail_at,
+        .fail_hart = w->fail_hart,
+        .fail_code = w->fail_code,
+    };
+    unsigned long hart;
+
+    for (hart = find_first_bit(w->held, s->num_harts); hart < s->num_harts;
+         hart = find_next_bit(w->held, s->num_harts, hart + 1)) {
+        v.earliest = MIN(v.earliest, tessera_clocks_now(s->time.clocks, hart));
+    }
+    return v;
+}
+
+/* Every rank's votes combined; every hart checked in: the run can end. */
+static void tessera_windows_agree(TesseraMachineState *s, TesseraWindowVote *v)
+{
+    tessera_ranks_agree(s, v);
+    v->pending |= v->checked_in == s->num_harts;
+}
+
+/*
+ * The window ends: messages between boards, then the next window, or the
+ * end of the run. Returns what the exchange moved here.
+ */
 static uint32_t tessera_windows_next(TesseraMachineState *s)
 {
     TesseraWindows *w = &s->windows;
+    TesseraWindowVote v;
     uint32_t exchanged, commands;
-    unsigned long hart;
 
     /* The first group runs first: the exchange's wakes of others wait */
     w->active = 0;
-    exchanged = tessera_mailbox_exchange(s->mailbox->model, w->end);
+    exchanged = tessera_ranks_exchange(s, w->end);
     commands = tessera_barrier_ctl_exchange(s->barrier_ctl->model, w->end);
     w->end += w->length;
     w->count++;
-    if (!s->any_woken && w->num_held) {
+    v = tessera_windows_vote(s, false, 0);
+    tessera_windows_agree(s, &v);
+    if (v.exit_at != UINT64_MAX) {
+        w->exit_at = UINT64_MAX;
+        w->ended = true; /* no window more: nothing else runs */
+        w->stalled = true;
+        tessera_ranks_end_together();
+        tessera_exit_end_run(v.exit_hart, v.exit_at, v.exit_value,
+                             v.exit_code);
+        return 0;
+    }
+    if (v.checked_in == s->num_harts) {
+        w->ended = true;
+        w->stalled = true;
+        tessera_ranks_end_together();
+        tessera_sysinfo_end_run(v.fail_at != UINT64_MAX ? v.fail_code : 0);
+        return 0;
+    }
+    if (!v.go && v.held && v.earliest >= w->end) {
         /* Nothing moves before the earliest held hart: its window is next */
-        uint64_t earliest = UINT64_MAX;
-
-        for (hart = find_first_bit(w->held, s->num_harts);
-             hart < s->num_harts;
-             hart = find_next_bit(w->held, s->num_harts, hart + 1)) {
-            earliest = MIN(earliest, tessera_clocks_now(s->time.clocks, hart));
-        }
-        if (earliest >= w->end) {
-            w->end = (earliest / w->length + 1) * w->length;
-        }
+        w->end = (v.earliest / w->length + 1) * w->length;
     }
     trace_tessera_window_end(w->count, exchanged, w->end);
     return exchanged + commands;
@@ -178,29 +257,40 @@ static uint32_t tessera_windows_release(TesseraMachineState *s)
 }
 
 /*
- * Every hart is idle: the next group runs its part of the window, or the
- * window ends. Returns whether a hart got work.
+ * Every hart here is idle: the next group runs its part of the window, or
+ * the window ends. Returns whether any hart anywhere got work.
  */
-static bool tessera_windows_all_idle(void)
+static bool tessera_windows_end_turns(TesseraMachineState *s)
 {
-    TesseraMachineState *s = tessera_windows_machine;
     TesseraWindows *w = &s->windows;
-    bool gave;
+    TesseraWindowVote v;
 
-    if (!tessera_windows_pending(s)) {
+    v = tessera_windows_vote(s, false, 0);
+    tessera_windows_agree(s, &v);
+    if (!v.pending) {
+        /* With ranks: nothing anywhere; deadlock detection may look */
+        s->ranks.quiet = true;
         return false;
     }
     for (;;) {
-        bool moved = false;
+        uint32_t moved = 0, released;
 
         if (w->active + 1 < w->groups) {
             w->active++;
         } else {
-            moved = tessera_windows_next(s) != 0;
+            moved = tessera_windows_next(s);
+            if (w->ended) {
+                return false;
+            }
         }
-        if (tessera_windows_release(s) || s->any_woken ||
-            !tessera_windows_pending(s)) {
-            break;
+        released = tessera_windows_release(s);
+        v = tessera_windows_vote(s, released != 0, moved);
+        tessera_windows_agree(s, &v);
+        if (v.go) {
+            return true;
+        }
+        if (!v.pending) {
+            return false;
         }
         /*
          * An exchange that moved nothing, no hart held and no command on its
@@ -209,15 +299,39 @@ static bool tessera_windows_all_idle(void)
          * nothing: the machine is stalled (a deadlock, unless the host
          * sends), until a hart runs again.
          */
-        if (w->active == 0 && !moved && w->num_held == 0 &&
-            tessera_barrier_ctl_posted(s->barrier_ctl->model) == 0) {
+        if (w->active == 0 && !v.moved && v.held == 0 && v.posted == 0) {
             w->stalled = true;
-            break;
+            return false;
         }
     }
-    gave = s->any_woken;
+}
+
+/*
+ * QEMU's round-robin thread found every hart idle. With ranks, a rank whose
+ * harts got no work still takes part in every window until the machine is
+ * quiet everywhere, or the others would wait for it.
+ */
+static bool tessera_windows_all_idle(void)
+{
+    TesseraMachineState *s = tessera_windows_machine;
+    bool go;
+
+    /*
+     * The run has ended, or every rank agreed that nothing can move and no
+     * hart has run since: ask no other rank again (they may be gone).
+     */
+    if (s->windows.ended || (s->ranks.count > 1 && s->ranks.quiet)) {
+        return false;
+    }
+    do {
+        go = tessera_windows_end_turns(s);
+    } while (s->ranks.count > 1 && !s->any_woken && !s->ranks.quiet &&
+             !s->windows.ended);
+    if (!s->any_woken) {
+        return false;
+    }
     tessera_machine_kick_woken(s);
-    return gave;
+    return go;
 }
 
 void tessera_windows_reset(TesseraMachineState *s)
@@ -229,8 +343,22 @@ void tessera_windows_reset(TesseraMachineState *s)
     w->count = 0;
     w->refund = UINT32_MAX;
     w->stalled = false;
+    w->ended = false;
+    w->exit_at = UINT64_MAX;
+    w->fail_at = UINT64_MAX;
+    w->fail_hart = UINT32_MAX;
+    w->fail_code = 0;
+    w->exit_hart = UINT32_MAX;
+    w->exit_code = 0;
     w->num_held = 0;
     bitmap_zero(w->held, s->num_harts);
+    /* Other ranks run the harts of their boards: here they never start */
+    for (uint32_t hart = 0; s->ranks.count > 1 && hart < s->num_harts;
+         hart++) {
+        if (!tessera_ranks_local_hart(s, hart)) {
+            s->harts[hart].parent_obj.halted = 1;
+        }
+    }
     /* Only the first group starts: the others wait for their turn */
     for (uint32_t hart = 0; w->groups > 1 && hart < s->num_harts; hart++) {
         if (tessera_windows_group(s, hart) != 0) {

@@ -80,7 +80,47 @@ typedef struct TesseraWindows {
     uint32_t refund;         /* hart held by its running instruction */
     uint64_t count;          /* windows ended */
     bool stalled;            /* windows can change nothing until a hart runs */
+    bool ended;              /* an exit ended the run */
+    /* The earliest exit written in this window: the run ends at its end */
+    uint64_t exit_at;        /* UINT64_MAX: none */
+    uint32_t exit_hart;
+    uint32_t exit_value;     /* what it wrote */
+    int exit_code;
+    /* The earliest non-zero status a hart checked in with (sysinfo) */
+    uint64_t fail_at;        /* UINT64_MAX: none */
+    uint32_t fail_hart;
+    int fail_code;
 } TesseraWindows;
+
+/* Ranks: the machine over several processes (tessera_ranks.c). */
+typedef struct TesseraRanks {
+    uint32_t count;          /* processes; 1: this one runs every board */
+    uint32_t rank;           /* this process */
+    uint32_t first_board, end_board; /* its boards, [first, end) */
+    bool *local_boards;      /* [board]; NULL with one rank */
+    bool quiet;              /* no rank has anything to do: all agreed */
+} TesseraRanks;
+
+/*
+ * What one rank knows when a window ends. Every rank combines every rank's
+ * vote the same way (tessera_ranks_agree), so all decide alike.
+ */
+typedef struct TesseraWindowVote {
+    uint64_t go;             /* a hart woke or was let go on */
+    uint64_t pending;        /* something waits for a window to end */
+    uint64_t moved;          /* messages and commands the exchange moved */
+    uint64_t held;           /* harts held */
+    uint64_t posted;         /* barrier controller commands on their way */
+    uint64_t earliest;       /* clock of the earliest held hart */
+    uint64_t exit_at;        /* the earliest exit written; UINT64_MAX: none */
+    uint64_t exit_hart;
+    uint64_t exit_value;
+    uint64_t exit_code;
+    uint64_t checked_in;     /* harts that checked in (sysinfo) */
+    uint64_t fail_at;        /* the earliest non-zero check-in status */
+    uint64_t fail_hart;
+    uint64_t fail_code;
+} TesseraWindowVote;
 
 struct TesseraMachineState {
     MachineState parent_obj;
@@ -108,6 +148,7 @@ struct TesseraMachineState {
     OnOffAuto windows_opt;   /* time windows (tessera_windows.c) */
     bool windows_on;         /* ... as decided at machine init */
     uint32_t window_groups;  /* boards' groups taking turns in a window */
+    uint32_t ranks_opt;      /* processes the machine is spread over */
 
     TesseraShape shape;
     uint32_t num_harts;
@@ -119,6 +160,7 @@ struct TesseraMachineState {
     DeviceState **mswi;
     TesseraTime time;
     TesseraWindows windows;
+    TesseraRanks ranks;
     TesseraMailboxState *mailbox;
     TesseraReflexState *reflex;
     TesseraBarrierCtlState *barrier_ctl;
@@ -299,6 +341,43 @@ bool tessera_windows_hold(TesseraMachineState *s, uint32_t hart,
 bool tessera_windows_defer_wake(TesseraMachineState *s, uint32_t hart);
 /* A window has yet to end: held harts or messages between boards. */
 bool tessera_windows_pending(TesseraMachineState *s);
+/*
+ * With windows, an exit (END_RUN) written by `hart` at `cycle` ends the run
+ * at the end of the window, with the earliest exit of that window: what
+ * other boards do in that window does not depend on when the exit ran on
+ * the host, or on which process.
+ */
+void tessera_windows_post_exit(TesseraMachineState *s, uint32_t hart,
+                               uint64_t cycle, uint32_t value, int code);
+
+/*
+ * With windows, a hart checked in with `status` at `cycle` (sysinfo): when
+ * every hart has, the run ends at the window's end with the earliest
+ * non-zero status by (cycle, hart), whichever process ran which hart.
+ */
+void tessera_windows_check_in(TesseraMachineState *s, uint32_t hart,
+                              uint64_t cycle, uint32_t status);
+/* Ends the run with `code` as the last check-in does (sysinfo). */
+void tessera_sysinfo_end_run(int code);
+
+/* Ranks (tessera_ranks.c, docs/ranks.md). */
+void tessera_ranks_init(TesseraMachineState *s);
+/* Whether this process runs the hart (always, with one rank). */
+bool tessera_ranks_local_hart(TesseraMachineState *s, uint32_t hart);
+/* The window's messages between boards: over MPI with several ranks.
+ * Returns how many entered the network here. */
+uint32_t tessera_ranks_exchange(TesseraMachineState *s, uint64_t at);
+/* Combines every rank's vote into *v (nothing to do with one rank). */
+void tessera_ranks_agree(TesseraMachineState *s, TesseraWindowVote *v);
+/* With several ranks: `what` cannot run across them yet; ends every rank
+ * with one line. Nothing with one rank. */
+void tessera_ranks_fail(const char *what);
+/* The run ends on every rank alike: MPI finalizes at exit, not aborts. */
+void tessera_ranks_end_together(void);
+
+/* Ends the run with `code`, as `hart` asked at `cycle` by writing `value`
+ * (the exit device's END_RUN). */
+void tessera_exit_end_run(int hart, uint64_t cycle, uint64_t value, int code);
 
 /* Deadlock detection (tessera_deadlock.c). */
 void tessera_deadlock_init(TesseraMachineState *s);

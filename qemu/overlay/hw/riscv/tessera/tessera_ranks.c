@@ -1,0 +1,316 @@
+/*
+ * Tessera ranks: one machine spread over several QEMU processes, which
+ * Open MPI's mpirun starts (docs/ranks.md). Each process (rank) runs the
+ * harts of a run of consecutive boards; the others' stay halted. With time
+ * windows, boards interact only at the end of each window, so the end of a
+ * window is where the ranks talk:
+ *
+ *   - messages between boards of different ranks, and the room their
+ *     admission frees at their board's egress (the mailbox model's
+ *     exchange over several processes, models/mailbox_net.c), with
+ *     MPI_Alltoallv;
+ *   - what decides the next window (tessera_windows.c): whether any hart
+ *     woke or anything is pending anywhere, the earliest held hart, an exit,
+ *     with MPI_Allgather, each rank combining the same values the same way.
+ *
+ * Every rank takes part in every window's collectives, also one whose harts
+ * all wait: that is the conservative synchronisation, with the board hop as
+ * its lookahead.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "qemu/osdep.h"
+#include "qemu/error-report.h"
+#include "qemu/notify.h"
+#include "system/runstate.h"
+#include "system/system.h"
+#include "system/cpu-timers.h"
+#include "hw/riscv/tessera.h"
+#include "tessera/models/mailbox.h"
+#include "trace.h"
+
+#include <mpi.h>
+
+static TesseraMachineState *tessera_ranks_machine;
+static bool tessera_ranks_clean_end; /* every rank is ending the run */
+static Notifier tessera_ranks_exit_notifier;
+
+/* The rank of each board: consecutive runs of boards, as even as can be. */
+static uint32_t tessera_ranks_of_board(uint32_t board, uint32_t boards,
+                                       uint32_t ranks)
+{
+    return (uint64_t)board * ranks / boards;
+}
+
+bool tessera_ranks_local_hart(TesseraMachineState *s, uint32_t hart)
+{
+    const TesseraRanks *r = &s->ranks;
+
+    return r->count == 1 ||
+           r->local_boards[hart / tessera_threads_per_board(&s->shape)];
+}
+
+void tessera_ranks_end_together(void)
+{
+    tessera_ranks_clean_end = true;
+}
+
+/*
+ * A run that ends together (an exit every rank agreed on, a deadlock every
+ * rank found) finalizes; a rank that leaves on its own (an error, a signal)
+ * takes every rank down with it rather than leave them waiting.
+ */
+static void tessera_ranks_at_exit(Notifier *n, void *data)
+{
+    if (tessera_ranks_clean_end) {
+        MPI_Finalize();
+    } else {
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+}
+
+void tessera_ranks_fail(const char *what)
+{
+    TesseraMachineState *s = tessera_ranks_machine;
+
+    if (s && s->ranks.count > 1) {
+        error_report("tessera: rank %u (boards %u..%u): %s does not work "
+                     "across ranks yet (docs/ranks.md)", s->ranks.rank,
+                     s->ranks.first_board, s->ranks.end_board - 1, what);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+}
+
+void tessera_ranks_init(TesseraMachineState *s)
+{
+    TesseraRanks *r = &s->ranks;
+    uint32_t boards = s->boards_x * s->boards_y;
+    int provided, size, rank;
+
+    tessera_ranks_machine = s;
+    r->count = s->ranks_opt;
+    r->rank = 0;
+    r->first_board = 0;
+    r->end_board = boards;
+    if (r->count == 1) {
+        return;
+    }
+    if (r->count > boards) {
+        error_report("tessera: ranks=%u: more ranks than the %u boards",
+                     r->count, boards);
+        exit(1);
+    }
+    if (!icount_enabled()) {
+        error_report("tessera: ranks=%u needs -icount (the deterministic "
+                     "mode)", r->count);
+        exit(1);
+    }
+    if (s->window_groups != 1) {
+        error_report("tessera: ranks=%u and window-groups=%u: one or the "
+                     "other", r->count, s->window_groups);
+        exit(1);
+    }
+    if (MPI_Init_thread(NULL, NULL, MPI_THREAD_SERIALIZED, &provided) !=
+        MPI_SUCCESS || provided < MPI_THREAD_SERIALIZED) {
+        error_report("tessera: ranks=%u: MPI did not start (run it with "
+                     "mpirun, or ./tessera run --ranks N)", r->count);
+        exit(1);
+    }
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if ((uint32_t)size != r->count) {
+        error_report("tessera: ranks=%u, but mpirun started %d processes",
+                     r->count, size);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    /* Errors end every rank; the exit notifier says how */
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+    if (s->hostlink) {
+        error_report("tessera: rank %d: the host link does not work across "
+                     "ranks yet (docs/ranks.md)", rank);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    r->rank = rank;
+    r->local_boards = g_new0(bool, boards);
+    r->first_board = boards;
+    r->end_board = 0;
+    for (uint32_t b = 0; b < boards; b++) {
+        if (tessera_ranks_of_board(b, boards, r->count) == r->rank) {
+            r->local_boards[b] = true;
+            r->first_board = MIN(r->first_board, b);
+            r->end_board = b + 1;
+        }
+    }
+    /* Ranks imply windows: they are what makes the split invisible */
+    s->windows_opt = ON_OFF_AUTO_ON;
+    tessera_ranks_exit_notifier.notify = tessera_ranks_at_exit;
+    qemu_add_exit_notifier(&tessera_ranks_exit_notifier);
+    trace_tessera_ranks_init(r->rank, r->count, r->first_board,
+                             r->end_board);
+}
+
+/* ---- the window's messages ------------------------------------------- */
+
+/* Bytes bound for each rank. */
+typedef struct TesseraRanksOut {
+    TesseraMachineState *s;
+    GByteArray **to;
+} TesseraRanksOut;
+
+static void tessera_ranks_put_transit(void *opaque,
+                                      const TesseraMailboxTransit *t)
+{
+    TesseraRanksOut *out = opaque;
+    uint32_t boards = out->s->boards_x * out->s->boards_y;
+    uint32_t rank = tessera_ranks_of_board(t->dest_board, boards,
+                                           out->s->ranks.count);
+
+    g_byte_array_append(out->to[rank], (const guint8 *)t, sizeof(*t));
+}
+
+static void tessera_ranks_put_credit(void *opaque,
+                                     const TesseraMailboxCredit *c)
+{
+    TesseraRanksOut *out = opaque;
+    uint32_t boards = out->s->boards_x * out->s->boards_y;
+    uint32_t rank = tessera_ranks_of_board(c->src_board, boards,
+                                           out->s->ranks.count);
+
+    g_byte_array_append(out->to[rank], (const guint8 *)c, sizeof(*c));
+}
+
+/*
+ * Sends every rank its bytes and returns what all ranks sent this one, as
+ * records of `size` bytes (*n of them; g_free the result).
+ */
+static void *tessera_ranks_alltoall(TesseraRanks *r, GByteArray **to,
+                                    size_t size, size_t *n)
+{
+    g_autofree int *send_counts = g_new(int, r->count);
+    g_autofree int *send_displs = g_new(int, r->count);
+    g_autofree int *recv_counts = g_new(int, r->count);
+    g_autofree int *recv_displs = g_new(int, r->count);
+    g_autofree uint8_t *send = NULL;
+    uint8_t *recv;
+    size_t total = 0, received = 0;
+
+    for (uint32_t i = 0; i < r->count; i++) {
+        if (to[i]->len > INT_MAX - total) {
+            error_report("tessera: rank %u: more than 2 GiB for one window's "
+                         "exchange", r->rank);
+            MPI_Abort(MPI_COMM_WORLD, 1);
+        }
+        send_counts[i] = to[i]->len;
+        send_displs[i] = total;
+        total += to[i]->len;
+    }
+    send = g_malloc(MAX(total, 1));
+    for (uint32_t i = 0; i < r->count; i++) {
+        memcpy(send + send_displs[i], to[i]->data, to[i]->len);
+        g_byte_array_set_size(to[i], 0);
+    }
+    MPI_Alltoall(send_counts, 1, MPI_INT, recv_counts, 1, MPI_INT,
+                 MPI_COMM_WORLD);
+    for (uint32_t i = 0; i < r->count; i++) {
+        if (recv_counts[i] < 0 || recv_counts[i] % size != 0 ||
+            (size_t)recv_counts[i] > INT_MAX - received) {
+            error_report("tessera: rank %u: rank %u sent %d bytes, not whole "
+                         "records", r->rank, i, recv_counts[i]);
+            MPI_Abort(MPI_COMM_WORLD, 1);
+        }
+        recv_displs[i] = received;
+        received += recv_counts[i];
+    }
+    recv = g_malloc(MAX(received, 1));
+    MPI_Alltoallv(send, send_counts, send_displs, MPI_BYTE, recv,
+                  recv_counts, recv_displs, MPI_BYTE, MPI_COMM_WORLD);
+    *n = received / size;
+    return recv;
+}
+
+uint32_t tessera_ranks_exchange(TesseraMachineState *s, uint64_t at)
+{
+    TesseraRanks *r = &s->ranks;
+    TesseraMailbox *m = s->mailbox->model;
+    g_autofree GByteArray **to = g_new(GByteArray *, r->count);
+    TesseraRanksOut out = { .s = s, .to = to };
+    g_autofree TesseraMailboxTransit *arrived = NULL;
+    g_autofree TesseraMailboxCredit *credits = NULL;
+    uint32_t entered;
+    size_t n;
+
+    if (r->count == 1) {
+        return tessera_mailbox_exchange(m, at);
+    }
+    for (uint32_t i = 0; i < r->count; i++) {
+        to[i] = g_byte_array_new();
+    }
+    tessera_mailbox_take_leaving(m, tessera_ranks_put_transit, &out);
+    arrived = tessera_ranks_alltoall(r, to, sizeof(*arrived), &n);
+    for (size_t i = 0; i < n; i++) {
+        if (!tessera_mailbox_arrive(m, &arrived[i])) {
+            error_report("tessera: rank %u: a message from another rank "
+                         "names no board of this one", r->rank);
+            MPI_Abort(MPI_COMM_WORLD, 1);
+        }
+    }
+    entered = tessera_mailbox_exchange_admit(m, at, tessera_ranks_put_credit,
+                                             &out);
+    credits = tessera_ranks_alltoall(r, to, sizeof(*credits), &n);
+    for (size_t i = 0; i < n; i++) {
+        if (!tessera_mailbox_credit(m, &credits[i])) {
+            error_report("tessera: rank %u: room returned by another rank "
+                         "that no egress of this one holds", r->rank);
+            MPI_Abort(MPI_COMM_WORLD, 1);
+        }
+    }
+    tessera_mailbox_exchange_refill(m, at);
+    for (uint32_t i = 0; i < r->count; i++) {
+        g_byte_array_unref(to[i]);
+    }
+    trace_tessera_ranks_exchange(r->rank, at, entered);
+    return entered;
+}
+
+/* ---- what decides the next window ------------------------------------- */
+
+void tessera_ranks_agree(TesseraMachineState *s, TesseraWindowVote *v)
+{
+    TesseraRanks *r = &s->ranks;
+    g_autofree TesseraWindowVote *all = NULL;
+    TesseraWindowVote sum;
+
+    if (r->count == 1) {
+        return;
+    }
+    all = g_new(TesseraWindowVote, r->count);
+    MPI_Allgather(v, sizeof(*v), MPI_BYTE, all, sizeof(*v), MPI_BYTE,
+                  MPI_COMM_WORLD);
+    sum = all[0];
+    for (uint32_t i = 1; i < r->count; i++) {
+        const TesseraWindowVote *o = &all[i];
+
+        sum.go |= o->go;
+        sum.pending |= o->pending;
+        sum.moved += o->moved;
+        sum.held += o->held;
+        sum.posted += o->posted;
+        sum.earliest = MIN(sum.earliest, o->earliest);
+        if (o->exit_at < sum.exit_at ||
+            (o->exit_at == sum.exit_at && o->exit_hart < sum.exit_hart)) {
+            sum.exit_at = o->exit_at;
+            sum.exit_hart = o->exit_hart;
+            sum.exit_value = o->exit_value;
+            sum.exit_code = o->exit_code;
+        }
+        sum.checked_in += o->checked_in;
+        if (o->fail_at < sum.fail_at ||
+            (o->fail_at == sum.fail_at && o->fail_hart < sum.fail_hart)) {
+            sum.fail_at = o->fail_at;
+            sum.fail_hart = o->fail_hart;
+            sum.fail_code = o->fail_code;
+        }
+    }
+    *v = sum;
+}
