@@ -22,6 +22,23 @@
 /* "0xffffffff: ", the longest thread-id prefix */
 #define TESSERA_CONSOLE_ID_MAX 12
 
+/*
+ * With time windows, a line waits for the end of its window, then lines
+ * are written in order of (modelled time, hart): the output is the same
+ * byte for byte whatever else the process runs, or however many processes
+ * (ranks) run the machine; with ranks, rank 0 writes every rank's lines.
+ */
+typedef struct TesseraConsoleLine {
+    uint64_t time;
+    uint32_t hart;
+    uint32_t seq;            /* emission order, for a hart's equal times */
+    uint32_t len;            /* bytes of text, its newline included */
+    uint8_t text[TESSERA_CONSOLE_ID_MAX + TESSERA_CONSOLE_LINE_MAX + 1];
+} TesseraConsoleLine;
+
+static GArray *tessera_console_pending; /* of TesseraConsoleLine */
+static TesseraConsoleState *tessera_console_device;
+
 static void tessera_console_emit(void *opaque, uint32_t hart_index,
                                  const char *line, size_t len)
 {
@@ -49,7 +66,62 @@ static void tessera_console_emit(void *opaque, uint32_t hart_index,
     len = MIN(len, TESSERA_CONSOLE_LINE_MAX);
     memcpy(whole + at, line, len);
     whole[at + len] = '\n';
+    if (TESSERA_MACHINE(qdev_get_machine())->windows_on) {
+        TesseraConsoleLine l = {
+            .time = tessera_time_now(hart_index),
+            .hart = hart_index,
+            .seq = tessera_console_pending->len,
+            .len = at + len + 1,
+        };
+
+        memcpy(l.text, whole, l.len);
+        g_array_append_val(tessera_console_pending, l);
+        return;
+    }
     qemu_chr_fe_write_all(&s->chr, whole, at + len + 1);
+}
+
+static int tessera_console_line_order(gconstpointer a, gconstpointer b)
+{
+    const TesseraConsoleLine *x = a, *y = b;
+
+    if (x->time != y->time) {
+        return x->time < y->time ? -1 : 1;
+    }
+    if (x->hart != y->hart) {
+        return x->hart < y->hart ? -1 : 1;
+    }
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Writes `n` lines in order of (modelled time, hart). */
+static void tessera_console_write_lines(TesseraConsoleLine *lines, size_t n)
+{
+    TesseraConsoleState *s = tessera_console_device;
+
+    qsort(lines, n, sizeof(*lines), tessera_console_line_order);
+    for (size_t i = 0; i < n; i++) {
+        qemu_chr_fe_write_all(&s->chr, lines[i].text,
+                              MIN(lines[i].len, sizeof(lines[i].text)));
+    }
+}
+
+void tessera_console_end_window(TesseraMachineState *m)
+{
+    GArray *p = tessera_console_pending;
+    g_autofree TesseraConsoleLine *all = NULL;
+    size_t n;
+
+    if (!p) {
+        return;
+    }
+    if (m->ranks.count == 1) {
+        tessera_console_write_lines((TesseraConsoleLine *)p->data, p->len);
+    } else {
+        all = tessera_ranks_gather(m, p->data, p->len * sizeof(*all), &n);
+        tessera_console_write_lines(all, n / sizeof(*all));
+    }
+    g_array_set_size(p, 0);
 }
 
 static uint64_t tessera_console_mmio_read(void *opaque, hwaddr addr,
@@ -98,6 +170,11 @@ static void tessera_console_at_exit(Notifier *n, void *data)
     TesseraConsoleState *s = container_of(n, TesseraConsoleState, exit);
 
     tessera_console_flush_all(s->model);
+    /* Ending on its own (a signal, an error): this process's lines */
+    tessera_console_write_lines((TesseraConsoleLine *)
+                                    tessera_console_pending->data,
+                                tessera_console_pending->len);
+    g_array_set_size(tessera_console_pending, 0);
 }
 
 /* CSR 0x80f (Tinsel's emit): the model decides what it means. */
@@ -144,6 +221,9 @@ static void tessera_console_realize(DeviceState *dev, Error **errp)
     s->exit.notify = tessera_console_at_exit;
     qemu_add_exit_notifier(&s->exit);
     tessera_console_for_emit = s;
+    tessera_console_device = s;
+    tessera_console_pending = g_array_new(false, false,
+                                          sizeof(TesseraConsoleLine));
     tessera_register_csr(TESSERA_CSR_EMIT, &tessera_console_emit_ops);
 }
 

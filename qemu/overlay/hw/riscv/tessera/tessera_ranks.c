@@ -273,6 +273,44 @@ uint32_t tessera_ranks_exchange(TesseraMachineState *s, uint64_t at)
     return entered;
 }
 
+void *tessera_ranks_gather(TesseraMachineState *s, const void *data,
+                           size_t bytes, size_t *total)
+{
+    TesseraRanks *r = &s->ranks;
+    g_autofree int *counts = NULL;
+    g_autofree int *displs = NULL;
+    uint8_t *all = NULL;
+    int count = bytes;
+    size_t sum = 0;
+
+    if (bytes > INT_MAX) {
+        error_report("tessera: rank %u: more than 2 GiB of console lines in "
+                     "one window", r->rank);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    if (r->rank == 0) {
+        counts = g_new(int, r->count);
+        displs = g_new(int, r->count);
+    }
+    MPI_Gather(&count, 1, MPI_INT, counts, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (r->rank == 0) {
+        for (uint32_t i = 0; i < r->count; i++) {
+            if (counts[i] < 0 || (size_t)counts[i] > INT_MAX - sum) {
+                error_report("tessera: rank 0: more than 2 GiB of console "
+                             "lines in one window");
+                MPI_Abort(MPI_COMM_WORLD, 1);
+            }
+            displs[i] = sum;
+            sum += counts[i];
+        }
+        all = g_malloc(MAX(sum, 1));
+    }
+    MPI_Gatherv(data, count, MPI_BYTE, all, counts, displs, MPI_BYTE, 0,
+                MPI_COMM_WORLD);
+    *total = sum;
+    return all;
+}
+
 /* ---- what decides the next window ------------------------------------- */
 
 void tessera_ranks_agree(TesseraMachineState *s, TesseraWindowVote *v)

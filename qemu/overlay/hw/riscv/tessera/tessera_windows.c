@@ -265,6 +265,8 @@ static bool tessera_windows_end_turns(TesseraMachineState *s)
     TesseraWindows *w = &s->windows;
     TesseraWindowVote v;
 
+    /* Every line of the windows since the last call is in */
+    tessera_console_end_window(s);
     v = tessera_windows_vote(s, false, 0);
     tessera_windows_agree(s, &v);
     if (!v.pending) {

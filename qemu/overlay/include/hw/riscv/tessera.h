@@ -367,6 +367,10 @@ bool tessera_ranks_local_hart(TesseraMachineState *s, uint32_t hart);
 /* The window's messages between boards: over MPI with several ranks.
  * Returns how many entered the network here. */
 uint32_t tessera_ranks_exchange(TesseraMachineState *s, uint64_t at);
+/* Gathers every rank's `bytes` into rank 0's result (*total bytes; g_free
+ * it); other ranks get NULL and *total 0. */
+void *tessera_ranks_gather(TesseraMachineState *s, const void *data,
+                           size_t bytes, size_t *total);
 /* Combines every rank's vote into *v (nothing to do with one rank). */
 void tessera_ranks_agree(TesseraMachineState *s, TesseraWindowVote *v);
 /* With several ranks: `what` cannot run across them yet; ends every rank
@@ -386,5 +390,8 @@ void tessera_deadlock_maybe(TesseraMachineState *s);
 
 /* Prints every partial console line (before the machine exits). */
 void tessera_console_flush_lines(TesseraConsoleState *s);
+/* With windows: writes the lines that wait for the window's end, every
+ * rank's (call on every rank alike). */
+void tessera_console_end_window(TesseraMachineState *m);
 
 #endif
