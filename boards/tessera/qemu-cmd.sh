@@ -69,6 +69,17 @@ launcher=()
 if [ "$ranks" -gt 1 ]; then
     command -v mpirun >/dev/null ||
         die "--ranks $ranks needs Open MPI's mpirun (Debian's openmpi-bin; ./tessera setup installs it)"
+    boards_x=1 boards_y=1
+    for kv in ${properties//,/ }; do
+        case $kv in
+        boards-x=*) boards_x=${kv#*=} ;;
+        boards-y=*) boards_y=${kv#*=} ;;
+        esac
+    done
+    [[ $boards_x =~ ^[0-9]+$ && $boards_y =~ ^[0-9]+$ ]] ||
+        die "boards-x=$boards_x, boards-y=$boards_y: numbers"
+    [ "$ranks" -le $((boards_x * boards_y)) ] ||
+        die "--ranks $ranks: more ranks than the machine's $((boards_x * boards_y)) boards"
     properties+=",ranks=$ranks"
     launcher=(mpirun -n "$ranks" --bind-to none)
     # More ranks than cores: a rank that waits for the others gives its core away.
@@ -88,6 +99,31 @@ command=("${launcher[@]}" "$qemu" -M "$machine$properties" -nodefaults -display 
     -serial stdio -monitor none -bios none -icount shift=0,sleep=off "${kernel[@]}"
     "${qemu_args[@]}")
 
+# mpirun's own reports, in one line each: a rank that died names itself and its boards (the split
+# of tessera_ranks.c: board b runs on rank floor(b * ranks / boards)); a rank that exits with a
+# status has said why itself, so mpirun's banners about it go.
+mpirun_stderr() {
+    awk -v ranks="$ranks" -v boards=$((boards_x * boards_y)) '
+        function first(r) { return int((r * boards + ranks - 1) / ranks) }
+        /^mpirun noticed that process rank [0-9]+ with PID/ {
+            rank = $6
+            why = $0
+            sub(/.* exited on /, "", why)
+            sub(/\.$/, "", why)
+            printf "tessera: rank %d (boards %d..%d) died (%s); every rank stopped\n",
+                rank, first(rank), first(rank + 1) - 1, why
+            fflush()
+            next
+        }
+        /^-+$/ || /^Primary job +terminated normally/ || /^a non-zero exit code/ ||
+        /^mpirun detected that one or more processes/ || /^the job to be terminated/ ||
+        /^ +Process name: / || /^ +Exit code: / || /^$/ { next }
+        /^MPI_ABORT was invoked on rank/ || /^with errorcode/ || /^NOTE: invoking MPI_ABORT/ ||
+        /^You may or may not see output/ || /^exactly when Open MPI kills them/ { next }
+        /terminating on signal 15 from pid [0-9]+ \(mpirun\)$/ { next }
+        { print; fflush() }'
+}
+
 if [ "$print" -eq 1 ]; then
     # Quoted only where a shell needs it, so the line reads as if typed by hand.
     words=()
@@ -99,6 +135,11 @@ if [ "$print" -eq 1 ]; then
         fi
     done
     echo "${words[*]}"
+elif [ "$ranks" -gt 1 ]; then
+    "${command[@]}" 2> >(mpirun_stderr >&2)
+    status=$?
+    wait  # for the last of mpirun's lines
+    exit $status
 else
     exec "${command[@]}"
 fi

@@ -34,6 +34,8 @@
 
 static TesseraMachineState *tessera_ranks_machine;
 static bool tessera_ranks_clean_end; /* every rank is ending the run */
+static bool tessera_ranks_signalled; /* mpirun is ending every rank */
+static Notifier tessera_ranks_shutdown_notifier;
 static Notifier tessera_ranks_exit_notifier;
 
 /* The rank of each board: consecutive runs of boards, as even as can be. */
@@ -56,16 +58,24 @@ void tessera_ranks_end_together(void)
     tessera_ranks_clean_end = true;
 }
 
+static void tessera_ranks_at_shutdown(Notifier *n, void *data)
+{
+    const ShutdownCause *cause = data;
+
+    tessera_ranks_signalled = *cause == SHUTDOWN_CAUSE_HOST_SIGNAL;
+}
+
 /*
  * A run that ends together (an exit every rank agreed on, a deadlock every
- * rank found) finalizes; a rank that leaves on its own (an error, a signal)
- * takes every rank down with it rather than leave them waiting.
+ * rank found) finalizes; a rank that leaves on its own (an error) takes
+ * every rank down with it rather than leave them waiting. One that a signal
+ * ends (mpirun's, as it stops every rank) just goes.
  */
 static void tessera_ranks_at_exit(Notifier *n, void *data)
 {
     if (tessera_ranks_clean_end) {
         MPI_Finalize();
-    } else {
+    } else if (!tessera_ranks_signalled) {
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
 }
@@ -144,6 +154,8 @@ void tessera_ranks_init(TesseraMachineState *s)
     }
     /* Ranks imply windows: they are what makes the split invisible */
     s->windows_opt = ON_OFF_AUTO_ON;
+    tessera_ranks_shutdown_notifier.notify = tessera_ranks_at_shutdown;
+    qemu_register_shutdown_notifier(&tessera_ranks_shutdown_notifier);
     tessera_ranks_exit_notifier.notify = tessera_ranks_at_exit;
     qemu_add_exit_notifier(&tessera_ranks_exit_notifier);
     trace_tessera_ranks_init(r->rank, r->count, r->first_board,
