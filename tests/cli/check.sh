@@ -107,6 +107,14 @@ errors)
     grep -q 'no output file' "$err" || fail "./tessera trace hello: unclear error"
     an_error trace hello -o
     an_error trace hello --frobnicate -o run.json
+    # Ranks: what does not spread over processes yet says so in one line.
+    an_error trace --ranks 2 hello -o run.json
+    grep -q "trace --ranks 2: not yet" "$err" || fail "./tessera trace --ranks 2: unclear error"
+    an_error debug --ranks 2 hello
+    grep -q "debug --ranks 2: not yet" "$err" || fail "./tessera debug --ranks 2: unclear error"
+    an_error run --ranks 0 hello
+    an_error run --ranks 2 --send 0:1 hello
+    grep -q -- "--ranks takes no --send yet" "$err" || fail "./tessera run --ranks 2 --send: unclear error"
     an_error bench
     an_error bench no-such-benchmark
     an_error figures --no-such-option

@@ -25,6 +25,17 @@ def add_machine_arguments(parser):
                                 help='machine properties (README.md, "Machine properties")')
 
 
+def add_ranks_refusal(parser, what):
+    """--ranks on a command that does not spread over processes yet: one line, nothing runs."""
+    parser.options.add_argument("--ranks", metavar="N", type=int, default=1, help=(
+        f"not yet: {what} runs in one process (docs/ranks.md)"))
+
+
+def refuse_ranks(parsed, command, why):
+    if parsed.ranks != 1:
+        raise Failure(f"{command} --ranks {parsed.ranks}: not yet; {why} (docs/ranks.md)")
+
+
 def add_send_option(parser, help_text):
     parser.options.add_argument("--send", metavar="THREAD:WORD,...", action="append",
                                 default=[], help=help_text)
@@ -98,6 +109,7 @@ status is gdb's.""", "./tessera debug pingpong boards-x=2 -ex 'tbreak-thread 0x1
     parser.options.add_argument("-ex", metavar="CMD", dest="commands", action="append",
                                 default=[], help="a gdb command to run once attached "
                                                  "(repeatable)")
+    add_ranks_refusal(parser, "the debugger's machine")
     add_machine_arguments(parser)
     return parser
 
@@ -106,6 +118,7 @@ def cmd_debug(args):
     """The machine stopped at its first instruction, gdb-multiarch attached
     (boards/tessera/gdb/debug.sh, docs/debugging.md)."""
     parsed = debug_parser().parse(args)
+    refuse_ranks(parsed, "debug", "gdb attaches to one QEMU process")
     gdb_args = [arg for command in parsed.commands for arg in ("-ex", command)]
     if parsed.batch is not None:
         if not os.path.isfile(parsed.batch):
@@ -141,6 +154,7 @@ FILE.json is written whatever it is.""",
                                       "CSR and the start-up slot hand-over)"))
     parser.options.add_argument("--log", metavar="FILE", help="keep QEMU's log of the events "
                                                               "in FILE")
+    add_ranks_refusal(parser, "a traced run")
     add_machine_arguments(parser)
     return parser
 
@@ -149,6 +163,7 @@ def cmd_trace(args):
     """Boots as run does, with QEMU's Tessera trace events on, through tessera-trace, which
     converts them into the JSON trace (docs/tracing.md) and exits with the guest's status."""
     parsed = trace_parser().parse(args)
+    refuse_ranks(parsed, "trace", "each rank's events are not merged into one timeline yet")
     elf = built_app(parsed.app)
     command = qemu_command(elf, [*parsed.properties, "--", *(parsed.qemu_args or [])])
     trace_args = [arg for pattern in parsed.events for arg in ("--events", pattern)]
