@@ -18,15 +18,20 @@
 
 static TesseraExitState *tessera_exit_device;
 
-void tessera_exit_end_run(int hart, uint64_t cycle, uint64_t value, int code)
+void tessera_run_ends(TesseraConsoleState *console, int code)
 {
-    trace_tessera_exit_end(tessera_hart_thread_id(hart), cycle, value, code);
-    tessera_console_flush_lines(tessera_exit_device->console);
+    tessera_console_flush_lines(console);
     tessera_console_end_window(TESSERA_MACHINE(qdev_get_machine()));
     tessera_mailbox_run_ends();
     qemu_system_shutdown_request_with_code(
         code ? SHUTDOWN_CAUSE_GUEST_PANIC : SHUTDOWN_CAUSE_GUEST_SHUTDOWN,
         code);
+}
+
+void tessera_exit_end_run(int hart, uint64_t cycle, uint64_t value, int code)
+{
+    trace_tessera_exit_end(tessera_hart_thread_id(hart), cycle, value, code);
+    tessera_run_ends(tessera_exit_device->console, code);
 }
 
 static uint64_t tessera_exit_mmio_read(void *opaque, hwaddr addr,

@@ -170,26 +170,26 @@ typedef struct TesseraRanksOut {
     GByteArray **to;
 } TesseraRanksOut;
 
+/* A record for the rank of `board`. */
+static void tessera_ranks_put(TesseraRanksOut *out, uint32_t board,
+                              const void *record, size_t size)
+{
+    uint32_t boards = out->s->boards_x * out->s->boards_y;
+    uint32_t rank = tessera_ranks_of_board(board, boards, out->s->ranks.count);
+
+    g_byte_array_append(out->to[rank], record, size);
+}
+
 static void tessera_ranks_put_transit(void *opaque,
                                       const TesseraMailboxTransit *t)
 {
-    TesseraRanksOut *out = opaque;
-    uint32_t boards = out->s->boards_x * out->s->boards_y;
-    uint32_t rank = tessera_ranks_of_board(t->dest_board, boards,
-                                           out->s->ranks.count);
-
-    g_byte_array_append(out->to[rank], (const guint8 *)t, sizeof(*t));
+    tessera_ranks_put(opaque, t->dest_board, t, sizeof(*t));
 }
 
 static void tessera_ranks_put_credit(void *opaque,
                                      const TesseraMailboxCredit *c)
 {
-    TesseraRanksOut *out = opaque;
-    uint32_t boards = out->s->boards_x * out->s->boards_y;
-    uint32_t rank = tessera_ranks_of_board(c->src_board, boards,
-                                           out->s->ranks.count);
-
-    g_byte_array_append(out->to[rank], (const guint8 *)c, sizeof(*c));
+    tessera_ranks_put(opaque, c->src_board, c, sizeof(*c));
 }
 
 /*

@@ -44,12 +44,7 @@ static TesseraSysinfoState *tessera_sysinfo_device;
 void tessera_sysinfo_end_run(int code)
 {
     trace_tessera_sysinfo_exit(code);
-    tessera_console_flush_lines(tessera_sysinfo_device->console);
-    tessera_console_end_window(TESSERA_MACHINE(qdev_get_machine()));
-    tessera_mailbox_run_ends();
-    qemu_system_shutdown_request_with_code(
-        code ? SHUTDOWN_CAUSE_GUEST_PANIC : SHUTDOWN_CAUSE_GUEST_SHUTDOWN,
-        code);
+    tessera_run_ends(tessera_sysinfo_device->console, code);
 }
 
 static void tessera_sysinfo_write_as(TesseraSysinfoState *s, uint32_t id,

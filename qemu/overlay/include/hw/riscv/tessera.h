@@ -379,6 +379,9 @@ void tessera_ranks_fail(const char *what);
 /* The run ends on every rank alike: MPI finalizes at exit, not aborts. */
 void tessera_ranks_end_together(void);
 
+/* The run ends with `code`: every console line out (the window's too),
+ * the mailbox's last counts traced, QEMU told to exit. */
+void tessera_run_ends(TesseraConsoleState *console, int code);
 /* Ends the run with `code`, as `hart` asked at `cycle` by writing `value`
  * (the exit device's END_RUN). */
 void tessera_exit_end_run(int hart, uint64_t cycle, uint64_t value, int code);

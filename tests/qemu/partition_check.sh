@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Partition independence (docs/ranks.md): runs an image with time windows in one piece, then
+# split each given way, and fails unless every run exits as the first and prints the same:
+#   groups  the boards in N groups that take turns in each window, in one process: every
+#           thread's lines the same, in its own order (console-ids=on; threads in id order);
+#   ranks   the boards over N processes under mpirun: the same output byte for byte (lines
+#           come in the order of modelled time that windows give). TESSERA_MPI_TRANSPORT=tcp
+#           runs the ranks over TCP, as between hosts.
+# Modelled figures are in the lines, so they must agree too.
+#   partition_check.sh <groups|ranks> <N,...> -- <qemu-cmd.sh> <qemu> <elf> <properties> [-- qemu args]
+set -uo pipefail
+usage="usage: partition_check.sh <groups|ranks> <N,...> -- <qemu-cmd.sh> <qemu> <elf> <properties>"
+kind=${1:?$usage} counts=${2:?$usage}
+shift 3
+cmd=$1 qemu=$2 elf=$3 props=$4
+shift 4
+errors=$(mktemp)
+trap 'rm -f "$errors"' EXIT
+
+run() {
+    local out status n=$1
+    shift
+    case $kind in
+    groups)
+        out=$(timeout 300 "$cmd" "$qemu" "$elf" \
+            "$props,console-ids=on,windows=on,window-groups=$n" "$@" </dev/null 2>"$errors")
+        status=$?
+        printf '%s\n' "$out" | sort -s -k1,1
+        ;;
+    ranks)
+        out=$(timeout 300 "$cmd" --ranks "$n" "$qemu" "$elf" "$props,console-ids=on,windows=on" \
+            "$@" </dev/null 2>"$errors")
+        status=$?
+        printf '%s\n' "$out"
+        ;;
+    *) echo "partition_check.sh: '$kind' is neither groups nor ranks" >&2; exit 2 ;;
+    esac
+    echo "exit status $status"
+}
+
+reference=$(run 1 "$@")
+if [ "$(echo "$reference" | tail -n 1)" != "exit status 0" ] ||
+    [ -z "$(echo "$reference" | sed '$d')" ]; then
+    echo "FAILED: in one piece: $(echo "$reference" | tail -n 1)"
+    echo "$reference" | tail -n 20
+    tail -n 20 "$errors"
+    exit 1
+fi
+for n in ${counts//,/ }; do
+    out=$(run "$n" "$@")
+    if [ "$out" != "$reference" ]; then
+        echo "FAILED: $n $kind differ from one piece:"
+        diff <(echo "$reference") <(echo "$out") | head -n 20
+        echo "--- stderr:"
+        tail -n 20 "$errors"
+        exit 1
+    fi
+done
+echo "ok: one piece and ${counts} $kind, identical output ($(echo "$reference" | wc -l) lines)"
