@@ -24,7 +24,7 @@
  *            FIFO of senders blocked on it
  *   slots    per tile * TESSERA_SLOTS_PER_TILE: who owns the slot and a
  *            link for the queue it is on (a TesseraMailboxTile per tile),
- *            when its message became receivable
+ *            when its message became receivable and from whom
  *   links    4 directed links per tile of the global grid + 2 host links
  *
  * Every operation is O(1) apart from the route length and the threads a
@@ -94,6 +94,13 @@ typedef struct MboxTile {
     bool host_waiting;       /* the host was refused here */
 } MboxTile;
 
+/* What the model keeps of the message a slot holds, together: a delivery
+ * and a RECV touch one cache line of it. */
+typedef struct MboxSlotInfo {
+    uint64_t time;            /* when its message became receivable */
+    uint32_t src;             /* its sender's hart (MBOX_NO_HART: the host) */
+} MboxSlotInfo;
+
 /* A directed link is busy for `flits` cycles per message. */
 typedef struct MboxLink {
     uint64_t last_start;     /* latest (modelled) start of a message */
@@ -121,9 +128,9 @@ struct TesseraMailbox {
     MboxTile *tiles;
     uint8_t *slot_state;
     uint16_t *slot_next;
-    uint64_t *slot_time;
-    uint64_t *slot_msg;       /* id of the message a slot holds */
-    uint32_t *slot_src;       /* its sender's hart (MBOX_NO_HART: the host) */
+    MboxSlotInfo *slot_info;
+    uint64_t *slot_msg;       /* id of the message a slot holds; kept only
+                               * for the event hook, which alone reads it */
     MboxLink *links;          /* grid tiles * 4, then host in, host out */
     TesseraMailboxCounts *boards;
     TesseraMailboxCounts host_counts;
@@ -250,7 +257,7 @@ void mbox_pool_destroy(MboxPool *p);
 
 /* ---- mailbox_fifo.c ----------------------------------------------------- */
 
-/* Queues a received slot in order of receivable time (slot_time): after every
+/* Queues a received slot in order of receivable time (slot_info): after every
  * slot receivable no later and every slot from the same sender. RECV takes
  * the message that reached the mailbox first in modelled time, whatever
  * order the senders ran in on the host, and a pair's messages stay in

@@ -46,13 +46,15 @@ uint64_t mbox_deliver(TesseraMailbox *m, MboxThread *t, uint32_t slot,
     memcpy(mbox_slot_bytes(m, tile, slot), msg->data,
            (size_t)msg->flits * TESSERA_BYTES_PER_FLIT);
     tessera_mailbox_rules_fill(&slots, slot);
-    m->slot_time[i] = mbox_max_u64(msg->arrival, not_before);
-    m->slot_msg[i] = msg->id;
-    m->slot_src[i] = msg->src_hart;
+    m->slot_info[i].time = mbox_max_u64(msg->arrival, not_before);
+    m->slot_info[i].src = msg->src_hart;
+    if (m->host.event != NULL) {
+        m->slot_msg[i] = msg->id;
+    }
     mbox_slot_queue_by_time(m, tile, &t->regs.recv, slot);
-    mbox_trace_deliver(m, t, slot, msg, m->slot_time[i]);
+    mbox_trace_deliver(m, t, slot, msg, m->slot_info[i].time);
     mbox_wake(m, t, TESSERA_WAIT_CAN_RECV);
-    return m->slot_time[i];
+    return m->slot_info[i].time;
 }
 
 /* Delivers msg to thread t now if t has given a slot, else queues it. */
