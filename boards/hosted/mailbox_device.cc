@@ -45,7 +45,7 @@ MailboxDevice::MailboxDevice(Machine& machine, const MachineParams& params)
       waiters_(machine, mutex_, "the mailbox") {
   const TesseraShape& shape = machine.shape();
   const size_t tiles = size_t{shape.boards_x} * shape.boards_y * shape.tiles_x * shape.tiles_y;
-  scratch_ = std::make_unique<uint8_t[]>(tiles * TESSERA_SCRATCH_SIZE);
+  scratch_.reset(new (kScratchAlign) uint8_t[tiles * TESSERA_SCRATCH_SIZE]());
   const TesseraMailboxConfig config{shape,
                                     params.tile_hop_cycles,
                                     params.board_hop_cycles,

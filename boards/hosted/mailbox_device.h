@@ -19,6 +19,7 @@
 #include <condition_variable>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -69,8 +70,15 @@ class MailboxDevice final : public Device {
   const uint32_t tile_shift_;
   std::function<bool(const HostMessage&)> host_sink_;
 
-  mutable std::mutex mutex_;            // guards everything below and the model
-  std::unique_ptr<uint8_t[]> scratch_;  // every tile's scratchpad, by dense tile index
+  // Slots start cache lines, as on the hardware: a message is one line, not two.
+  static constexpr std::align_val_t kScratchAlign{64};
+  struct ScratchDelete {
+    void operator()(uint8_t* p) const { ::operator delete[](p, kScratchAlign); }
+  };
+
+  mutable std::mutex mutex_;  // guards everything below and the model
+  // Every tile's scratchpad, by dense tile index.
+  std::unique_ptr<uint8_t[], ScratchDelete> scratch_;
   // Harts asleep in WAIT_UNTIL, and the wait registry the model reports to.
   HartWaiters waiters_;
   TesseraMailbox* model_ = nullptr;
