@@ -307,28 +307,62 @@ bool mbox_offer_to_host(TesseraMailbox *m, MboxMsg *msg);
 
 /* ---- mailbox_trace.c ---------------------------------------------------- *
  * Each reports one TesseraMailboxEvent to host.event, and does nothing if
- * the host has no event hook. */
+ * the host has no event hook. The ones of every message and CSR are inline
+ * wrappers that check for the hook first: without one, not even a call. */
 
 /* SEND of msg by t; dest_id: the destination (unicast) or thread 0 of the
  * destination mailbox (multicast). */
-void mbox_trace_send(TesseraMailbox *m, const MboxThread *t,
-                     const MboxMsg *msg, uint32_t dest_id);
+void mbox_trace_send_event(TesseraMailbox *m, const MboxThread *t,
+                           const MboxMsg *msg, uint32_t dest_id);
+static inline void mbox_trace_send(TesseraMailbox *m, const MboxThread *t,
+                                   const MboxMsg *msg, uint32_t dest_id)
+{
+    if (m->host.event != NULL) {
+        mbox_trace_send_event(m, t, msg, dest_id);
+    }
+}
 /* DELIVER of msg into `slot` (number in the tile) of t, receivable at
  * time. */
-void mbox_trace_deliver(TesseraMailbox *m, const MboxThread *t,
-                        uint32_t slot, const MboxMsg *msg, uint64_t time);
+void mbox_trace_deliver_event(TesseraMailbox *m, const MboxThread *t,
+                              uint32_t slot, const MboxMsg *msg,
+                              uint64_t time);
+static inline void mbox_trace_deliver(TesseraMailbox *m, const MboxThread *t,
+                                      uint32_t slot, const MboxMsg *msg,
+                                      uint64_t time)
+{
+    if (m->host.event != NULL) {
+        mbox_trace_deliver_event(m, t, slot, msg, time);
+    }
+}
 /* RECEIVE (RECV) or FREE of `slot` by t; msg_id 0: an empty slot. */
-void mbox_trace_slot(TesseraMailbox *m, const MboxThread *t,
-                     TesseraMailboxEventKind kind, uint32_t slot,
-                     uint64_t msg_id, uint64_t time);
+void mbox_trace_slot_event(TesseraMailbox *m, const MboxThread *t,
+                           TesseraMailboxEventKind kind, uint32_t slot,
+                           uint64_t msg_id, uint64_t time);
+static inline void mbox_trace_slot(TesseraMailbox *m, const MboxThread *t,
+                                   TesseraMailboxEventKind kind, uint32_t slot,
+                                   uint64_t msg_id, uint64_t time)
+{
+    if (m->host.event != NULL) {
+        mbox_trace_slot_event(m, t, kind, slot, msg_id, time);
+    }
+}
 void mbox_trace_to_host(TesseraMailbox *m, const MboxMsg *msg,
                         uint64_t time);
 void mbox_trace_from_host(TesseraMailbox *m, uint32_t dest_hart,
                           const MboxMsg *msg);
 /* After a CSR of t returned r (BLOCKED: BLOCK once per wait; anything
  * else after a BLOCK: RESUME at resume_at). */
-void mbox_trace_wait(TesseraMailbox *m, MboxThread *t, TesseraAccessStatus r,
-                     uint64_t now, uint64_t resume_at, uint32_t result);
+void mbox_trace_wait_event(TesseraMailbox *m, MboxThread *t,
+                           TesseraAccessStatus r, uint64_t now,
+                           uint64_t resume_at, uint32_t result);
+static inline void mbox_trace_wait(TesseraMailbox *m, MboxThread *t,
+                                   TesseraAccessStatus r, uint64_t now,
+                                   uint64_t resume_at, uint32_t result)
+{
+    if (m->host.event != NULL) {
+        mbox_trace_wait_event(m, t, r, now, resume_at, result);
+    }
+}
 /* The termination detector's event hook: forwards to host.event. */
 void mbox_trace_termdet(void *opaque, const TesseraTermdetEvent *e);
 
