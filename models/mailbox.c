@@ -60,27 +60,6 @@ bool tessera_mailbox_can_send(const TesseraMailbox *m, uint32_t hart_index)
            mbox_thread_can_send(&m->threads[hart_index]);
 }
 
-void tessera_mailbox_prefetch_recv(TesseraMailbox *m, uint32_t hart_index)
-{
-    uint32_t tile;
-    uint16_t slot;
-    size_t i;
-
-    if (hart_index >= m->num_harts) {
-        return;
-    }
-    slot = m->threads[hart_index].regs.recv.head;
-    if (slot == TESSERA_MAILBOX_NO_SLOT) {
-        return;
-    }
-    tile = mbox_tile_of(m, hart_index);
-    i = mbox_slot_index(tile, slot);
-    __builtin_prefetch(&m->slot_next[i]);
-    __builtin_prefetch(&m->slot_state[i]);
-    __builtin_prefetch(&m->slot_info[i]);
-    __builtin_prefetch(mbox_slot_bytes(m, tile, slot));
-}
-
 uint32_t tessera_mailbox_waiting(const TesseraMailbox *m, uint32_t hart_index)
 {
     return hart_index < m->num_harts ? m->threads[hart_index].regs.wait_bits

@@ -169,9 +169,6 @@ bool MailboxDevice::read_only(Hart& hart, uint16_t csr, uint32_t& value) const {
 // What only the hart itself can make false: a message to receive (its RECV takes them) and a free
 // outbound register (its send fills it). Under mutex_.
 uint8_t MailboxDevice::known_now(const Hart& hart) const {
-  // The hart works on a message (or sends) before its next RECV: time for the caches to fetch
-  // the one after.
-  tessera_mailbox_prefetch_recv(model_, hart.index());
   return (tessera_mailbox_can_recv(model_, hart.index()) ? known_bit(TESSERA_CSR_CAN_RECV) : 0) |
          (tessera_mailbox_can_send(model_, hart.index()) ? known_bit(TESSERA_CSR_CAN_SEND) : 0);
 }

@@ -300,12 +300,6 @@ TesseraMailboxCounts tessera_mailbox_host_counts(const TesseraMailbox *m);
 bool tessera_mailbox_can_recv(const TesseraMailbox *m, uint32_t hart_index);
 /* True if hart_index may send (can-send would be 1). */
 bool tessera_mailbox_can_send(const TesseraMailbox *m, uint32_t hart_index);
-/* Asks the host's caches for what hart_index's next RECV and its reading
- * of the message will touch (the oldest waiting message's slot and the
- * model's records of it), if a message waits; changes nothing. A host that
- * runs its threads one after another calls it ahead of the thread's work
- * on the message before (native mode). */
-void tessera_mailbox_prefetch_recv(TesseraMailbox *m, uint32_t hart_index);
 /* Conditions (TESSERA_WAIT_*) hart_index is blocked on in WAIT_UNTIL, 0 if
  * it is not blocked; for diagnostics (e.g. deadlock reports). A thread in
  * tinselIdle shows TESSERA_WAIT_CAN_RECV | TESSERA_WAIT_IDLE (and
