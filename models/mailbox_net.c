@@ -63,13 +63,15 @@ uint64_t mbox_deliver(TesseraMailbox *m, MboxThread *t, uint32_t slot,
  * tail of its receive queue. Changes nothing. Inlined always: on its own it
  * would be a pure function whose result nobody uses, and the compiler drops
  * the call. */
-static inline __attribute__((always_inline)) void prefetch_receivers(const TesseraMailbox *m, uint32_t base,
-                               uint64_t mask)
+static inline __attribute__((always_inline)) void
+prefetch_receivers(const TesseraMailbox *m, uint32_t base, uint64_t mask)
 {
     uint64_t left;
 
     for (left = mask; left != 0; left &= left - 1) {
-        __builtin_prefetch(&m->threads[base + (uint32_t)__builtin_ctzll(left)]);
+        uint32_t hart = base + (uint32_t)__builtin_ctzll(left);
+
+        __builtin_prefetch(&m->threads[hart]);
     }
     for (left = mask; left != 0; left &= left - 1) {
         uint32_t hart = base + (uint32_t)__builtin_ctzll(left);
