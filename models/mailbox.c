@@ -222,9 +222,8 @@ TesseraMailbox *tessera_mailbox_new(const TesseraMailboxConfig *cfg,
     m->tiles = calloc(m->num_tiles, sizeof(*m->tiles));
     m->slot_state = calloc(slots, sizeof(*m->slot_state));
     m->slot_next = calloc(slots, sizeof(*m->slot_next));
-    m->slot_time = calloc(slots, sizeof(*m->slot_time));
+    m->slot_info = calloc(slots, sizeof(*m->slot_info));
     m->slot_msg = calloc(slots, sizeof(*m->slot_msg));
-    m->slot_src = calloc(slots, sizeof(*m->slot_src));
     m->links = calloc((size_t)m->grid[MBOX_AXIS_X] * m->grid[MBOX_AXIS_Y] *
                       MBOX_LINKS_PER_TILE + 2, sizeof(*m->links));
     m->boards = calloc(boards, sizeof(*m->boards));
@@ -245,8 +244,8 @@ TesseraMailbox *tessera_mailbox_new(const TesseraMailboxConfig *cfg,
     td_host.event = m->host.event != NULL ? mbox_trace_termdet : NULL;
     m->td = tessera_termdet_new(&td_cfg, &td_host);
     if (m->threads == NULL || m->tiles == NULL || m->slot_state == NULL ||
-        m->slot_next == NULL || m->slot_time == NULL ||
-        m->slot_msg == NULL || m->slot_src == NULL || m->links == NULL ||
+        m->slot_next == NULL || m->slot_info == NULL ||
+        m->slot_msg == NULL || m->links == NULL ||
         m->boards == NULL || m->td == NULL ||
         (cfg->windows &&
          (m->egress_used == NULL || m->egress_refused == NULL ||
@@ -281,9 +280,8 @@ void tessera_mailbox_reset(TesseraMailbox *m)
     memset(m->tiles, 0, m->num_tiles * sizeof(*m->tiles));
     memset(m->slot_state, 0, slots * sizeof(*m->slot_state));
     memset(m->slot_next, 0, slots * sizeof(*m->slot_next));
-    memset(m->slot_time, 0, slots * sizeof(*m->slot_time));
+    memset(m->slot_info, 0, slots * sizeof(*m->slot_info));
     memset(m->slot_msg, 0, slots * sizeof(*m->slot_msg));
-    memset(m->slot_src, 0, slots * sizeof(*m->slot_src));
     memset(m->links, 0, links * sizeof(*m->links));
     memset(m->boards, 0, (size_t)s->boards_x * s->boards_y * sizeof(*m->boards));
     memset(&m->host_counts, 0, sizeof(m->host_counts));
@@ -303,9 +301,8 @@ void tessera_mailbox_free(TesseraMailbox *m)
     free(m->tiles);
     free(m->slot_state);
     free(m->slot_next);
-    free(m->slot_time);
+    free(m->slot_info);
     free(m->slot_msg);
-    free(m->slot_src);
     free(m->links);
     free(m->boards);
     free(m->outbox);

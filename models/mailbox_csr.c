@@ -97,7 +97,7 @@ static uint64_t ops_recv_time(void *ctx, const TesseraMailboxRegs *t,
     const TesseraMailbox *m = ctx;
     uint32_t hart = mbox_thread_hart(m, mbox_const_thread_of(t));
 
-    return m->slot_time[mbox_slot_index(mbox_tile_of(m, hart), slot)];
+    return m->slot_info[mbox_slot_index(mbox_tile_of(m, hart), slot)].time;
 }
 
 static bool ops_unicast_ok(void *ctx, uint32_t dest)
@@ -140,8 +140,10 @@ static void ops_received(void *ctx, TesseraMailboxRegs *regs, uint32_t slot,
     MboxThread *t = mbox_thread_of(regs);
     uint32_t tile = mbox_tile_of(m, mbox_thread_hart(m, t));
 
-    mbox_trace_slot(m, t, TESSERA_MAILBOX_EVENT_RECEIVE, slot,
-                    m->slot_msg[mbox_slot_index(tile, slot)], at);
+    if (m->host.event != NULL) {
+        mbox_trace_slot(m, t, TESSERA_MAILBOX_EVENT_RECEIVE, slot,
+                        m->slot_msg[mbox_slot_index(tile, slot)], at);
+    }
 }
 
 /* A freed slot: counted, then given to a message waiting in the network
@@ -159,10 +161,12 @@ static bool ops_freed(void *ctx, TesseraMailboxRegs *regs, uint32_t slot,
         t->counts.received++;
         m->boards[board].received++;
         tessera_termdet_received(m->td, board, now);
-        mbox_trace_slot(m, t, TESSERA_MAILBOX_EVENT_FREE, slot,
-                        m->slot_msg[mbox_slot_index(mbox_tile_of(m, hart),
-                                                    slot)],
-                        now);
+        if (m->host.event != NULL) {
+            mbox_trace_slot(m, t, TESSERA_MAILBOX_EVENT_FREE, slot,
+                            m->slot_msg[mbox_slot_index(
+                                mbox_tile_of(m, hart), slot)],
+                            now);
+        }
     } else {
         mbox_trace_slot(m, t, TESSERA_MAILBOX_EVENT_FREE, slot, 0, now);
     }

@@ -15,11 +15,22 @@ void mbox_slot_queue_by_time(TesseraMailbox *m, uint32_t tile,
     uint16_t after = TESSERA_MAILBOX_NO_SLOT; /* the last that stays ahead */
     uint16_t at;
 
+    /* The last slot that stays ahead is the tail when the tail does (the
+     * usual case): no walk. */
+    if (q->tail != TESSERA_MAILBOX_NO_SLOT) {
+        size_t j = mbox_slot_index(tile, q->tail);
+
+        if (m->slot_info[j].time <= m->slot_info[i].time ||
+            m->slot_info[j].src == m->slot_info[i].src) {
+            tessera_slot_queue_push(&slots, q, slot);
+            return;
+        }
+    }
     for (at = q->head; at != TESSERA_MAILBOX_NO_SLOT; at = slots.next[at]) {
         size_t j = mbox_slot_index(tile, at);
 
-        if (m->slot_time[j] <= m->slot_time[i] ||
-            m->slot_src[j] == m->slot_src[i]) {
+        if (m->slot_info[j].time <= m->slot_info[i].time ||
+            m->slot_info[j].src == m->slot_info[i].src) {
             after = at;
         }
     }

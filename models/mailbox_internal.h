@@ -24,7 +24,7 @@
  *            FIFO of senders blocked on it
  *   slots    per tile * TESSERA_SLOTS_PER_TILE: who owns the slot and a
  *            link for the queue it is on (a TesseraMailboxTile per tile),
- *            when its message became receivable
+ *            when its message became receivable and from whom
  *   links    4 directed links per tile of the global grid + 2 host links
  *
  * Every operation is O(1) apart from the route length and the threads a
@@ -95,6 +95,13 @@ typedef struct MboxTile {
     bool host_waiting;       /* the host was refused here */
 } MboxTile;
 
+/* What the model keeps of the message a slot holds, together: a delivery
+ * and a RECV touch one cache line of it. */
+typedef struct MboxSlotInfo {
+    uint64_t time;            /* when its message became receivable */
+    uint32_t src;             /* its sender's hart (MBOX_NO_HART: the host) */
+} MboxSlotInfo;
+
 /* A directed link is busy for `flits` cycles per message. */
 typedef struct MboxLink {
     uint64_t last_start;     /* latest (modelled) start of a message */
@@ -122,9 +129,9 @@ struct TesseraMailbox {
     MboxTile *tiles;
     uint8_t *slot_state;
     uint16_t *slot_next;
-    uint64_t *slot_time;
-    uint64_t *slot_msg;       /* id of the message a slot holds */
-    uint32_t *slot_src;       /* its sender's hart (MBOX_NO_HART: the host) */
+    MboxSlotInfo *slot_info;
+    uint64_t *slot_msg;       /* id of the message a slot holds; kept only
+                               * for the event hook, which alone reads it */
     MboxLink *links;          /* grid tiles * 4, then host in, host out */
     TesseraMailboxCounts *boards;
     TesseraMailboxCounts host_counts;
@@ -251,7 +258,7 @@ void mbox_pool_destroy(MboxPool *p);
 
 /* ---- mailbox_fifo.c ----------------------------------------------------- */
 
-/* Queues a received slot in order of receivable time (slot_time): after every
+/* Queues a received slot in order of receivable time (slot_info): after every
  * slot receivable no later and every slot from the same sender. RECV takes
  * the message that reached the mailbox first in modelled time, whatever
  * order the senders ran in on the host, and a pair's messages stay in
@@ -303,28 +310,62 @@ bool mbox_offer_to_host(TesseraMailbox *m, MboxMsg *msg);
 
 /* ---- mailbox_trace.c ---------------------------------------------------- *
  * Each reports one TesseraMailboxEvent to host.event, and does nothing if
- * the host has no event hook. */
+ * the host has no event hook. The ones of every message and CSR are inline
+ * wrappers that check for the hook first: without one, not even a call. */
 
 /* SEND of msg by t; dest_id: the destination (unicast) or thread 0 of the
  * destination mailbox (multicast). */
-void mbox_trace_send(TesseraMailbox *m, const MboxThread *t,
-                     const MboxMsg *msg, uint32_t dest_id);
+void mbox_trace_send_event(TesseraMailbox *m, const MboxThread *t,
+                           const MboxMsg *msg, uint32_t dest_id);
+static inline void mbox_trace_send(TesseraMailbox *m, const MboxThread *t,
+                                   const MboxMsg *msg, uint32_t dest_id)
+{
+    if (m->host.event != NULL) {
+        mbox_trace_send_event(m, t, msg, dest_id);
+    }
+}
 /* DELIVER of msg into `slot` (number in the tile) of t, receivable at
  * time. */
-void mbox_trace_deliver(TesseraMailbox *m, const MboxThread *t,
-                        uint32_t slot, const MboxMsg *msg, uint64_t time);
+void mbox_trace_deliver_event(TesseraMailbox *m, const MboxThread *t,
+                              uint32_t slot, const MboxMsg *msg,
+                              uint64_t time);
+static inline void mbox_trace_deliver(TesseraMailbox *m, const MboxThread *t,
+                                      uint32_t slot, const MboxMsg *msg,
+                                      uint64_t time)
+{
+    if (m->host.event != NULL) {
+        mbox_trace_deliver_event(m, t, slot, msg, time);
+    }
+}
 /* RECEIVE (RECV) or FREE of `slot` by t; msg_id 0: an empty slot. */
-void mbox_trace_slot(TesseraMailbox *m, const MboxThread *t,
-                     TesseraMailboxEventKind kind, uint32_t slot,
-                     uint64_t msg_id, uint64_t time);
+void mbox_trace_slot_event(TesseraMailbox *m, const MboxThread *t,
+                           TesseraMailboxEventKind kind, uint32_t slot,
+                           uint64_t msg_id, uint64_t time);
+static inline void mbox_trace_slot(TesseraMailbox *m, const MboxThread *t,
+                                   TesseraMailboxEventKind kind, uint32_t slot,
+                                   uint64_t msg_id, uint64_t time)
+{
+    if (m->host.event != NULL) {
+        mbox_trace_slot_event(m, t, kind, slot, msg_id, time);
+    }
+}
 void mbox_trace_to_host(TesseraMailbox *m, const MboxMsg *msg,
                         uint64_t time);
 void mbox_trace_from_host(TesseraMailbox *m, uint32_t dest_hart,
                           const MboxMsg *msg);
 /* After a CSR of t returned r (BLOCKED: BLOCK once per wait; anything
  * else after a BLOCK: RESUME at resume_at). */
-void mbox_trace_wait(TesseraMailbox *m, MboxThread *t, TesseraAccessStatus r,
-                     uint64_t now, uint64_t resume_at, uint32_t result);
+void mbox_trace_wait_event(TesseraMailbox *m, MboxThread *t,
+                           TesseraAccessStatus r, uint64_t now,
+                           uint64_t resume_at, uint32_t result);
+static inline void mbox_trace_wait(TesseraMailbox *m, MboxThread *t,
+                                   TesseraAccessStatus r, uint64_t now,
+                                   uint64_t resume_at, uint32_t result)
+{
+    if (m->host.event != NULL) {
+        mbox_trace_wait_event(m, t, r, now, resume_at, result);
+    }
+}
 /* The termination detector's event hook: forwards to host.event. */
 void mbox_trace_termdet(void *opaque, const TesseraTermdetEvent *e);
 

@@ -39,8 +39,8 @@ static uint32_t slot_address(uint32_t slot)
     return TESSERA_SCRATCH_BASE + slot * TESSERA_BYTES_PER_SLOT;
 }
 
-void mbox_trace_send(TesseraMailbox *m, const MboxThread *t,
-                     const MboxMsg *msg, uint32_t dest_id)
+void mbox_trace_send_event(TesseraMailbox *m, const MboxThread *t,
+                           const MboxMsg *msg, uint32_t dest_id)
 {
     TesseraMailboxEvent e;
 
@@ -56,8 +56,9 @@ void mbox_trace_send(TesseraMailbox *m, const MboxThread *t,
     emit(m, &e);
 }
 
-void mbox_trace_deliver(TesseraMailbox *m, const MboxThread *t,
-                        uint32_t slot, const MboxMsg *msg, uint64_t time)
+void mbox_trace_deliver_event(TesseraMailbox *m, const MboxThread *t,
+                              uint32_t slot, const MboxMsg *msg,
+                              uint64_t time)
 {
     TesseraMailboxEvent e;
 
@@ -72,9 +73,9 @@ void mbox_trace_deliver(TesseraMailbox *m, const MboxThread *t,
     emit(m, &e);
 }
 
-void mbox_trace_slot(TesseraMailbox *m, const MboxThread *t,
-                     TesseraMailboxEventKind kind, uint32_t slot,
-                     uint64_t msg_id, uint64_t time)
+void mbox_trace_slot_event(TesseraMailbox *m, const MboxThread *t,
+                           TesseraMailboxEventKind kind, uint32_t slot,
+                           uint64_t msg_id, uint64_t time)
 {
     TesseraMailboxEvent e;
 
@@ -119,8 +120,9 @@ void mbox_trace_from_host(TesseraMailbox *m, uint32_t dest_hart,
     emit(m, &e);
 }
 
-void mbox_trace_wait(TesseraMailbox *m, MboxThread *t, TesseraAccessStatus r,
-                     uint64_t now, uint64_t resume_at, uint32_t result)
+void mbox_trace_wait_event(TesseraMailbox *m, MboxThread *t,
+                           TesseraAccessStatus r, uint64_t now,
+                           uint64_t resume_at, uint32_t result)
 {
     TesseraMailboxEvent e;
 

@@ -45,7 +45,8 @@ MailboxDevice::MailboxDevice(Machine& machine, const MachineParams& params)
       waiters_(machine, mutex_, "the mailbox") {
   const TesseraShape& shape = machine.shape();
   const size_t tiles = size_t{shape.boards_x} * shape.boards_y * shape.tiles_x * shape.tiles_y;
-  scratch_ = std::make_unique<uint8_t[]>(tiles * TESSERA_SCRATCH_SIZE);
+  scratch_.reset(new (kScratchAlign) uint8_t[tiles * TESSERA_SCRATCH_SIZE]());
+  known_true_ = std::make_unique<uint8_t[]>(tessera_num_threads(&shape));
   const TesseraMailboxConfig config{shape,
                                     params.tile_hop_cycles,
                                     params.board_hop_cycles,
@@ -129,15 +130,21 @@ uint32_t MailboxDevice::csr_swap(Hart& hart, uint16_t csr, uint32_t value) {
       send_register && tessera_mailbox_csr_quick(model_, hart.index(), csr, value, &old)) {
     return old;
   }
+  const bool poll = csr == TESSERA_CSR_CAN_RECV || csr == TESSERA_CSR_CAN_SEND;
+  uint8_t& known = known_true_[hart.index()];
+  if (poll && (known & known_bit(csr))) {
+    return 1;
+  }
   std::unique_lock lock(mutex_);
-  if (uint32_t read = 0;
-      (csr == TESSERA_CSR_CAN_RECV || csr == TESSERA_CSR_CAN_SEND) && read_only(hart, csr, read)) {
+  if (uint32_t read = 0; poll && read_only(hart, csr, read)) {
+    known = known_now(hart);
     return read;
   }
   const TesseraAccess access = waiters_.until_done(
       lock, hart,
       [&] { return tessera_mailbox_csr(model_, hart.index(), csr, value, hart.cycles()); },
       [&] { return blocked_on(tessera_mailbox_waiting(model_, hart.index())); });
+  known = known_now(hart);
   if (access.status == TESSERA_ACCESS_DONE) {  // as complete() does, field by field
     (void)hart.wait_until(access.resume_at);
     return access.value;
@@ -158,6 +165,13 @@ bool MailboxDevice::read_only(Hart& hart, uint16_t csr, uint32_t& value) const {
   value = csr == TESSERA_CSR_CAN_RECV ? tessera_mailbox_can_recv(model_, hart.index())
                                       : tessera_mailbox_can_send(model_, hart.index());
   return true;
+}
+
+// What only the hart itself can make false: a message to receive (its RECV takes them) and a free
+// outbound register (its send fills it). Under mutex_.
+uint8_t MailboxDevice::known_now(const Hart& hart) const {
+  return (tessera_mailbox_can_recv(model_, hart.index()) ? known_bit(TESSERA_CSR_CAN_RECV) : 0) |
+         (tessera_mailbox_can_send(model_, hart.index()) ? known_bit(TESSERA_CSR_CAN_SEND) : 0);
 }
 
 // Called by the model with mutex_ held.

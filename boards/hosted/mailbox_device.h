@@ -19,6 +19,7 @@
 #include <condition_variable>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -65,16 +66,31 @@ class MailboxDevice final : public Device {
   uint8_t* tile_scratch(const Hart& hart) const;
   // CAN_RECV or CAN_SEND, if it only reads the model: its value, under mutex_.
   bool read_only(Hart& hart, uint16_t csr, uint32_t& value) const;
+  static constexpr uint8_t known_bit(uint16_t csr) { return csr == TESSERA_CSR_CAN_RECV ? 1 : 2; }
+  uint8_t known_now(const Hart& hart) const;
 
   const uint32_t tile_shift_;
   std::function<bool(const HostMessage&)> host_sink_;
 
-  mutable std::mutex mutex_;            // guards everything below and the model
-  std::unique_ptr<uint8_t[]> scratch_;  // every tile's scratchpad, by dense tile index
+  // Slots start cache lines, as on the hardware: a message is one line, not two.
+  static constexpr std::align_val_t kScratchAlign{64};
+  struct ScratchDelete {
+    void operator()(uint8_t* p) const { ::operator delete[](p, kScratchAlign); }
+  };
+
+  mutable std::mutex mutex_;  // guards everything below and the model
+  // Every tile's scratchpad, by dense tile index.
+  std::unique_ptr<uint8_t[], ScratchDelete> scratch_;
   // Harts asleep in WAIT_UNTIL, and the wait registry the model reports to.
   HartWaiters waiters_;
   TesseraMailbox* model_ = nullptr;
   std::vector<HostMessage> host_messages_;
+  // Per hart, by dense index: which of CAN_RECV and CAN_SEND the model last answered 1 for it
+  // (known_bit), as of the hart's last locked access. Only the hart's own RECV or send can turn
+  // either back to 0, and each of those takes the lock and refreshes this, so a polling hart is
+  // answered 1 here without the lock or the model: the model's own answer. Written and read by
+  // the hart's own accesses only (no lock needed: a hart runs on one thread at a time).
+  std::unique_ptr<uint8_t[]> known_true_;
 };
 
 }  // namespace tessera::host
