@@ -102,6 +102,74 @@ static void tessera_deadlock_name_other_waits(TesseraMachineState *s)
     }
 }
 
+/* Over ranks: the latest clock and the messages at egresses, every rank's */
+static uint64_t tessera_deadlock_ranks_latest;
+static uint32_t tessera_deadlock_ranks_egress;
+/* Operations other ranks named, one copy of each text (they must outlive
+ * the wait registry) */
+static GHashTable *tessera_deadlock_ops;
+
+static const char *tessera_deadlock_op(const char *text)
+{
+    char *op;
+
+    if (!tessera_deadlock_ops) {
+        tessera_deadlock_ops = g_hash_table_new(g_str_hash, g_str_equal);
+    }
+    op = g_hash_table_lookup(tessera_deadlock_ops, text);
+    if (!op) {
+        op = g_strdup(text);
+        g_hash_table_add(tessera_deadlock_ops, op);
+    }
+    return op;
+}
+
+void tessera_deadlock_gather(TesseraMachineState *s)
+{
+    g_autoptr(GString) mine = g_string_new(NULL);
+    g_autofree char *all = NULL;
+    uint64_t latest = 0;
+    size_t total, at;
+
+    tessera_deadlock_name_other_waits(s);
+    for (uint32_t hart = 0; hart < s->num_harts; hart++) {
+        const char *op = tessera_waits_operation(s->waits, hart);
+
+        latest = MAX(latest, tessera_time_now(hart));
+        if (op && tessera_ranks_local_hart(s, hart)) {
+            g_string_append_printf(mine, "w %u %" PRIu64 " %s", hart,
+                                   tessera_waits_since(s->waits, hart), op);
+            g_string_append_c(mine, '\0');
+        }
+    }
+    g_string_append_printf(mine, "r %" PRIu64 " %u", latest,
+                           tessera_mailbox_outbox_count(s->mailbox->model));
+    g_string_append_c(mine, '\0');
+    all = tessera_ranks_gather(s, mine->str, mine->len, &total);
+    tessera_deadlock_ranks_latest = 0;
+    tessera_deadlock_ranks_egress = 0;
+    /* Rank 0 reports: every rank's waits into its registry */
+    for (at = 0; all && at < total; at += strlen(all + at) + 1) {
+        const char *record = all + at;
+        uint32_t hart, egress;
+        uint64_t since;
+        int op_at = 0;
+
+        if (sscanf(record, "w %" SCNu32 " %" SCNu64 " %n", &hart, &since,
+                   &op_at) == 2 && op_at > 0 && hart < s->num_harts &&
+            !tessera_ranks_local_hart(s, hart)) {
+            tessera_waits_block(s->waits, hart,
+                                tessera_deadlock_op(record + op_at), since);
+            set_bit(hart, tessera_deadlock_named);
+        } else if (sscanf(record, "r %" SCNu64 " %" SCNu32, &since,
+                          &egress) == 2) {
+            tessera_deadlock_ranks_latest =
+                MAX(tessera_deadlock_ranks_latest, since);
+            tessera_deadlock_ranks_egress += egress;
+        }
+    }
+}
+
 static void tessera_deadlock_check(void)
 {
     TesseraMachineState *s = tessera_deadlock_machine;
@@ -122,6 +190,16 @@ static void tessera_deadlock_check(void)
     for (uint32_t hart = 0; hart < s->num_harts; hart++) {
         latest = MAX(latest, tessera_time_now(hart));
     }
+    if (s->ranks.count > 1) {
+        /* Every rank's part is in rank 0's registry: it alone reports */
+        tessera_ranks_end_together();
+        if (s->ranks.rank != 0) {
+            qemu_system_shutdown_request_with_code(
+                SHUTDOWN_CAUSE_GUEST_PANIC, TESSERA_DEADLOCK_EXIT_STATUS);
+            return;
+        }
+        latest = MAX(latest, tessera_deadlock_ranks_latest);
+    }
     len = tessera_waits_report(s->waits, NULL, 0);
     report = g_malloc(len + 1);
     tessera_waits_report(s->waits, report, len + 1);
@@ -129,7 +207,8 @@ static void tessera_deadlock_check(void)
         held = g_strdup_printf("  the host's message to thread 0x%x waits "
                                "for room in its mailbox\n", held_thread);
     }
-    at_egress = s->windows.on ? tessera_mailbox_outbox_count(s->mailbox->model)
+    at_egress = s->ranks.count > 1 ? tessera_deadlock_ranks_egress :
+                s->windows.on ? tessera_mailbox_outbox_count(s->mailbox->model)
                               : 0;
     if (at_egress) {
         egress = g_strdup_printf("  %u messages to other boards wait at their "
@@ -146,14 +225,6 @@ static void tessera_deadlock_check(void)
                      held ? held : "", egress ? egress : "");
         vm_stop(RUN_STATE_PAUSED);
         return;
-    }
-    if (s->ranks.count > 1) {
-        /* Every rank found it: each reports its own boards' harts */
-        tessera_ranks_end_together();
-        error_report("tessera: rank %u (boards %u..%u): deadlock on every "
-                     "rank; this rank's harts:",
-                     s->ranks.rank, s->ranks.first_board,
-                     s->ranks.end_board - 1);
     }
     error_report("tessera: deadlock: every hart is stopped and nothing can "
                  "wake one (latest modelled cycle %" PRIu64 "); waiting:\n"

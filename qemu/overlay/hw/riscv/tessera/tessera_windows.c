@@ -271,6 +271,9 @@ static bool tessera_windows_end_turns(TesseraMachineState *s)
     tessera_windows_agree(s, &v);
     if (!v.pending) {
         /* With ranks: nothing anywhere; deadlock detection may look */
+        if (s->ranks.count > 1) {
+            tessera_deadlock_gather(s);
+        }
         s->ranks.quiet = true;
         return false;
     }

@@ -390,6 +390,9 @@ void tessera_exit_end_run(int hart, uint64_t cycle, uint64_t value, int code);
 void tessera_deadlock_init(TesseraMachineState *s);
 /* A hart has blocked in a device: check soon (without icount only). */
 void tessera_deadlock_maybe(TesseraMachineState *s);
+/* Over ranks, once every rank agrees that nothing is pending (call on every
+ * rank alike): every rank's waits go to rank 0, which reports them all. */
+void tessera_deadlock_gather(TesseraMachineState *s);
 
 /* Prints every partial console line (before the machine exits). */
 void tessera_console_flush_lines(TesseraConsoleState *s);
