@@ -36,6 +36,11 @@ run() {
     *) echo "partition_check.sh: '$kind' is neither groups nor ranks" >&2; exit 2 ;;
     esac
     echo "exit status $status"
+    # Under the sanitize preset: any sanitizer report fails, whatever the output.
+    if grep -Eq 'ERROR: (Address|Leak)Sanitizer|runtime error: |SUMMARY: UndefinedBehaviorSanitizer' \
+        "$errors"; then
+        echo "sanitizer report: $(grep -Em1 'ERROR: (Address|Leak)Sanitizer|runtime error: ' "$errors")"
+    fi
 }
 
 reference=$(run 1 "$@")

@@ -91,7 +91,10 @@ no_mpirun)
     ;;
 deadlock)
     # One report for the whole machine, the one a single process gives.
-    report() { grep -v '^qemu-system-riscv32: terminating' | sed 's/^qemu-system-riscv32: //'; }
+    report() {
+        grep -v '^qemu-system-riscv32: terminating\|^==[0-9]*==WARNING: ASan' |
+            sed 's/^qemu-system-riscv32: //'
+    }
     timeout 120 "$cmd" "$qemu" "$elf" boards-x=2,windows=on 2>&1 >/dev/null | report >"$out"
     timeout 120 "$cmd" --ranks 2 "$qemu" "$elf" boards-x=2 >/dev/null 2>"$err"
     status=$?
@@ -108,5 +111,9 @@ deadlock)
     exit 2
     ;;
 esac
+# Under the sanitize preset: any sanitizer report fails.
+if grep -Eq 'ERROR: (Address|Leak)Sanitizer|runtime error: |SUMMARY: UndefinedBehaviorSanitizer' "$err"; then
+    fail "sanitizer report: $(grep -Em1 'ERROR: (Address|Leak)Sanitizer|runtime error: ' "$err")"
+fi
 wait_for 20 no_qemu_left || fail "QEMU processes left behind: $(qemus)"
 echo "ok ($case_name)"

@@ -99,6 +99,9 @@ static void tessera_console_write_lines(TesseraConsoleLine *lines, size_t n)
 {
     TesseraConsoleState *s = tessera_console_device;
 
+    if (n == 0) {
+        return; /* lines may be NULL then, which qsort() must not get */
+    }
     qsort(lines, n, sizeof(*lines), tessera_console_line_order);
     for (size_t i = 0; i < n; i++) {
         qemu_chr_fe_write_all(&s->chr, lines[i].text,

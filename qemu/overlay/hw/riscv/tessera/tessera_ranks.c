@@ -219,8 +219,10 @@ static void *tessera_ranks_alltoall(TesseraRanks *r, GByteArray **to,
     }
     send = g_malloc(MAX(total, 1));
     for (uint32_t i = 0; i < r->count; i++) {
-        memcpy(send + send_displs[i], to[i]->data, to[i]->len);
-        g_byte_array_set_size(to[i], 0);
+        if (to[i]->len) { /* an empty array may have no data at all */
+            memcpy(send + send_displs[i], to[i]->data, to[i]->len);
+            g_byte_array_set_size(to[i], 0);
+        }
     }
     MPI_Alltoall(send_counts, 1, MPI_INT, recv_counts, 1, MPI_INT,
                  MPI_COMM_WORLD);
