@@ -125,6 +125,9 @@ mpirun_stderr() {
         /^MPI_ABORT was invoked on rank/ || /^with errorcode/ || /^NOTE: invoking MPI_ABORT/ ||
         /^You may or may not see output/ || /^exactly when Open MPI kills them/ { next }
         /terminating on signal 15 from pid [0-9]+ \(mpirun\)$/ { next }
+        /ORTE_ERROR_LOG: / { next }  # ranks aborting at once can garble its help messages
+        / sent help message / || /orte_base_help_aggregate/ { next }
+        /^\[warn\] Epoll / { next }  # libevent, as mpirun tears the ranks down
         { print; fflush() }'
 }
 

@@ -7,6 +7,7 @@
 #   no_start   a rank whose QEMU fails to start: its own error line, the other rank ends too
 #   too_many   more ranks than boards: one line, nothing starts
 #   no_mpirun  no mpirun on the PATH: one line, nothing starts
+#   hostlink   a device that does not cross ranks yet (the host link): one line, every rank ends
 #   deadlock   a deadlock across ranks: one report, as one process gives it, and status 125
 set -uo pipefail
 case_name=$1 cmd=$2 qemu=$3 apps=$4
@@ -88,6 +89,15 @@ no_mpirun)
     rm -r "$bin"
     [ "$(wc -l <"$err")" -eq 1 ] && grep -q "needs Open MPI's mpirun" "$err" ||
         fail "not one line about mpirun"
+    ;;
+hostlink)
+    timeout 60 "$cmd" --ranks 2 "$qemu" "$elf" boards-x=2,hostlink=h -- -chardev null,id=h \
+        >"$out" 2>"$err"
+    status=$?
+    [ "$status" -ne 0 ] && [ "$status" -ne 124 ] || fail "exit status $status"
+    [ "$(grep -cv '^==[0-9]*==WARNING: ASan' "$err")" -eq 1 ] &&
+        grep -q 'the host link does not work across ranks yet' "$err" ||
+        fail "not one line about the host link"
     ;;
 deadlock)
     # One report for the whole machine, the one a single process gives.

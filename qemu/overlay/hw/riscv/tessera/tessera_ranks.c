@@ -92,6 +92,22 @@ void tessera_ranks_fail(const char *what)
     }
 }
 
+/*
+ * What every rank finds alike at start-up, rank 0 alone says, in one line,
+ * then ends every rank; the others wait for that rather than abort first
+ * (an abort of theirs could end rank 0 before it says why).
+ */
+static G_NORETURN void tessera_ranks_refuse(int rank, char *why)
+{
+    if (rank == 0) {
+        error_report("tessera: %s", why);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    MPI_Barrier(MPI_COMM_WORLD); /* rank 0 never comes: its abort ends this */
+    MPI_Abort(MPI_COMM_WORLD, 1);
+    abort(); /* MPI_Abort does not return */
+}
+
 void tessera_ranks_init(TesseraMachineState *s)
 {
     TesseraRanks *r = &s->ranks;
@@ -130,17 +146,16 @@ void tessera_ranks_init(TesseraMachineState *s)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     if ((uint32_t)size != r->count) {
-        error_report("tessera: ranks=%u, but mpirun started %d processes",
-                     r->count, size);
-        MPI_Abort(MPI_COMM_WORLD, 1);
+        tessera_ranks_refuse(rank, g_strdup_printf(
+            "ranks=%u, but mpirun started %d processes", r->count, size));
+    }
+    if (s->hostlink) {
+        tessera_ranks_refuse(rank, g_strdup_printf(
+            "ranks=%u: the host link does not work across ranks yet "
+            "(docs/ranks.md)", r->count));
     }
     /* Errors end every rank; the exit notifier says how */
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
-    if (s->hostlink) {
-        error_report("tessera: rank %d: the host link does not work across "
-                     "ranks yet (docs/ranks.md)", rank);
-        MPI_Abort(MPI_COMM_WORLD, 1);
-    }
     r->rank = rank;
     r->local_boards = g_new0(bool, boards);
     r->first_board = boards;

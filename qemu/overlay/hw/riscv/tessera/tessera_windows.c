@@ -155,9 +155,14 @@ void tessera_windows_check_in(TesseraMachineState *s, uint32_t hart,
     }
 }
 
-/* This rank's part of a vote, before tessera_ranks_agree(). */
+/*
+ * This rank's part of a vote, before tessera_ranks_agree(). The earliest
+ * held hart's clock (a walk over the held harts) only where the next
+ * window is chosen.
+ */
 static TesseraWindowVote tessera_windows_vote(TesseraMachineState *s,
-                                              bool go, uint32_t moved)
+                                              bool go, uint32_t moved,
+                                              bool earliest)
 {
     TesseraWindows *w = &s->windows;
     TesseraWindowVote v = {
@@ -178,7 +183,8 @@ static TesseraWindowVote tessera_windows_vote(TesseraMachineState *s,
     };
     unsigned long hart;
 
-    for (hart = find_first_bit(w->held, s->num_harts); hart < s->num_harts;
+    for (hart = find_first_bit(w->held, s->num_harts);
+         earliest && hart < s->num_harts;
          hart = find_next_bit(w->held, s->num_harts, hart + 1)) {
         v.earliest = MIN(v.earliest, tessera_clocks_now(s->time.clocks, hart));
     }
@@ -208,7 +214,7 @@ static uint32_t tessera_windows_next(TesseraMachineState *s)
     commands = tessera_barrier_ctl_exchange(s->barrier_ctl->model, w->end);
     w->end += w->length;
     w->count++;
-    v = tessera_windows_vote(s, false, 0);
+    v = tessera_windows_vote(s, false, 0, true);
     tessera_windows_agree(s, &v);
     if (v.exit_at != UINT64_MAX) {
         w->exit_at = UINT64_MAX;
@@ -267,7 +273,7 @@ static bool tessera_windows_end_turns(TesseraMachineState *s)
 
     /* Every line of the windows since the last call is in */
     tessera_console_end_window(s);
-    v = tessera_windows_vote(s, false, 0);
+    v = tessera_windows_vote(s, false, 0, false);
     tessera_windows_agree(s, &v);
     if (!v.pending) {
         /* With ranks: nothing anywhere; deadlock detection may look */
@@ -289,7 +295,7 @@ static bool tessera_windows_end_turns(TesseraMachineState *s)
             }
         }
         released = tessera_windows_release(s);
-        v = tessera_windows_vote(s, released != 0, moved);
+        v = tessera_windows_vote(s, released != 0, moved, false);
         tessera_windows_agree(s, &v);
         if (v.go) {
             return true;
