@@ -87,6 +87,26 @@ const TesseraTermdet *tessera_mailbox_termdet(const TesseraMailbox *m)
     return m->td;
 }
 
+size_t tessera_mailbox_idle_window(const TesseraMailbox *m,
+                                   const TesseraTermdetReturn **returns,
+                                   TesseraTermdetNews *news)
+{
+    return tessera_termdet_window(m->td, returns, news);
+}
+
+bool tessera_mailbox_idle_window_pending(const TesseraMailbox *m)
+{
+    return tessera_termdet_window_pending(m->td);
+}
+
+bool tessera_mailbox_idle_window_end(TesseraMailbox *m,
+                                     const TesseraTermdetReturn *returns,
+                                     size_t num_returns,
+                                     const TesseraTermdetNews *news)
+{
+    return tessera_termdet_window_end(m->td, returns, num_returns, news);
+}
+
 /* ---- construction ------------------------------------------------------- */
 
 static bool config_ok(const TesseraMailboxConfig *cfg,
@@ -238,6 +258,7 @@ TesseraMailbox *tessera_mailbox_new(const TesseraMailboxConfig *cfg,
     td_cfg.shape = *s;
     td_cfg.board_hop_cycles = cfg->board_hop_cycles;
     td_cfg.master = cfg->idle_master;
+    td_cfg.windows = cfg->windows;
     td_host.opaque = m;
     td_host.wake = mbox_idle_released;
     /* Without the host's hook the detector need not build its events */

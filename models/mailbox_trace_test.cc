@@ -388,7 +388,8 @@ TEST(MailboxTrace, AMessageEndsAnIdleCall) {
 // failed (something happened meanwhile), then as stalled.
 TEST(TermdetTrace, FailedAndStalledRoundsSaySo) {
   std::vector<TesseraTermdetEvent> events;
-  const TesseraTermdetConfig config{{1, 1, 1, 1, 1, 2}, kL, TESSERA_TERMDET_MASTER_ORIGIN};
+  const TesseraTermdetConfig config{{1, 1, 1, 1, 1, 2}, kL, TESSERA_TERMDET_MASTER_ORIGIN,
+                                    false};
   TesseraTermdetHost host{};
   host.opaque = &events;
   host.event = [](void* self, const TesseraTermdetEvent* e) {

@@ -11,6 +11,8 @@
  *           send-disable window of phase 2
  *   host    the host link's count and colour, kept by the master
  *   steps   pending protocol steps (at most one per board at any time)
+ *   window  with windows: what the boards have for the master at the
+ *           window's end (returns, news)
  *
  * Host order versus modelled time: guest events change board state the
  * moment they are reported; tokens sample a board when its RETURN step
@@ -61,6 +63,7 @@ typedef struct TdBoard {
     uint32_t hops;         /* link hops from the master */
     uint8_t token;         /* TOKEN_* */
     bool return_pending;   /* a RETURN step is queued */
+    bool counted;          /* windows: the master has this round's sample */
     uint64_t arrival;      /* when this round's token reached it */
     bool send_disabled;    /* from detection until ENABLE has run */
     uint64_t enable_at;    /* modelled end of the latest send-disable */
@@ -97,6 +100,11 @@ struct TesseraTermdet {
     uint64_t host_enable_at;
 
     TesseraTermdetStats stats;
+
+    /* Windows: this process's news for the master, until the window ends. */
+    TesseraTermdetReturn *returns;
+    size_t num_returns;
+    TesseraTermdetNews news;
 };
 
 static uint64_t max_u64(uint64_t a, uint64_t b)
@@ -181,6 +189,7 @@ static void start_round(TesseraTermdet *td, uint64_t r)
         TdBoard *b = &td->boards[i];
 
         b->token = TOKEN_TRAVEL;
+        b->counted = false;
         push_step(td, TESSERA_TERMDET_STEP_DELIVER, i, r + hop_cycles(td, b));
     }
     td->stats.rounds_started++;
@@ -193,6 +202,10 @@ static void start_round(TesseraTermdet *td, uint64_t r)
  * when the failed round ended). */
 static void note_event(TesseraTermdet *td)
 {
+    if (td->cfg.windows) {
+        td->news.events++; /* the master hears of it at the window's end */
+        return;
+    }
     td->events++;
     if (td->phase == PHASE_STALLED) {
         start_round(td, td->round_start);
@@ -249,6 +262,17 @@ static void evaluate(TesseraTermdet *td)
     }
 }
 
+/* A token is back at the master with its board's sample. */
+static void master_return(TesseraTermdet *td, int64_t count, bool black,
+                          bool voted, uint64_t back)
+{
+    td->sum += count;
+    td->any_black |= black;
+    td->vote &= voted;
+    td->back_at = max_u64(td->back_at, back);
+    td->tokens_back++;
+}
+
 static void step_deliver(TesseraTermdet *td, const TesseraTermdetStep *s)
 {
     TdBoard *b = &td->boards[s->board];
@@ -271,14 +295,25 @@ static void step_return(TesseraTermdet *td, const TesseraTermdetStep *s)
         return; /* busy again: it returns the token when next idle */
     }
     b->token = TOKEN_BACK;
-    td->sum += b->count;
-    td->any_black |= b->black;
-    td->vote &= b->false_votes == 0;
     back = max_u64(b->arrival, b->idle_at) + hop_cycles(td, b);
-    td->back_at = max_u64(td->back_at, back);
-    b->black = false;
     emit(td, TESSERA_TERMDET_EVENT_RETURN, UINT32_MAX, s->board, back, 0);
-    if (++td->tokens_back == td->num_boards) {
+    if (td->cfg.windows) {
+        /* The master hears of it at the window's end */
+        TesseraTermdetReturn *r = &td->returns[td->num_returns++];
+
+        memset(r, 0, sizeof(*r));
+        r->round = td->stats.rounds_started;
+        r->back = back;
+        r->count = b->count;
+        r->board = s->board;
+        r->black = b->black;
+        r->voted = b->false_votes == 0;
+        b->black = false;
+        return;
+    }
+    master_return(td, b->count, b->black, b->false_votes == 0, back);
+    b->black = false;
+    if (td->tokens_back == td->num_boards) {
         evaluate(td);
     }
 }
@@ -345,7 +380,12 @@ void tessera_termdet_sent(TesseraTermdet *td, uint32_t board, uint64_t time)
 {
     (void)time;
     if (board == TESSERA_TERMDET_HOST) {
-        td->host_count++;
+        /* The host link's count lives at the master */
+        if (td->cfg.windows) {
+            td->news.host_count++;
+        } else {
+            td->host_count++;
+        }
     } else if (board < td->num_boards) {
         td->boards[board].count++;
     } else {
@@ -359,8 +399,13 @@ void tessera_termdet_received(TesseraTermdet *td, uint32_t board,
 {
     (void)time;
     if (board == TESSERA_TERMDET_HOST) {
-        td->host_count--;
-        td->host_black = true;
+        if (td->cfg.windows) {
+            td->news.host_count--;
+            td->news.host_black = true;
+        } else {
+            td->host_count--;
+            td->host_black = true;
+        }
     } else if (board < td->num_boards) {
         td->boards[board].count--;
         td->boards[board].black = true;
@@ -445,7 +490,11 @@ bool tessera_termdet_idle_abandon(TesseraTermdet *td, uint32_t hart,
      * board's idle sample in the round under way (token back) is stale:
      * the round must fail, as if the token had come back black. */
     if (td->phase == PHASE_DETECT && b->token == TOKEN_BACK) {
-        td->any_black = true;
+        if (td->cfg.windows) {
+            td->news.abandoned = true;
+        } else {
+            td->any_black = true;
+        }
     }
     note_event(td);
     return true;
@@ -558,6 +607,95 @@ void tessera_termdet_stats(const TesseraTermdet *td,
     *stats = td->stats;
 }
 
+/* ---- time windows -------------------------------------------------------- */
+
+void tessera_termdet_news_add(TesseraTermdetNews *sum,
+                              const TesseraTermdetNews *n)
+{
+    sum->events += n->events;
+    sum->host_count += n->host_count;
+    sum->host_black |= n->host_black;
+    sum->abandoned |= n->abandoned;
+}
+
+size_t tessera_termdet_window(const TesseraTermdet *td,
+                              const TesseraTermdetReturn **returns,
+                              TesseraTermdetNews *news)
+{
+    *returns = td->returns;
+    *news = td->news;
+    return td->num_returns;
+}
+
+bool tessera_termdet_window_pending(const TesseraTermdet *td)
+{
+    const TesseraTermdetNews *n = &td->news;
+
+    return td->num_returns != 0 || n->abandoned || n->host_black ||
+           n->host_count != 0 || (n->events != 0 && td->phase == PHASE_STALLED);
+}
+
+/* Every return names a board of the round under way whose sample the
+ * master has not counted yet, each board once. */
+static bool window_returns_valid(TesseraTermdet *td,
+                                 const TesseraTermdetReturn *returns,
+                                 size_t n)
+{
+    size_t marked = 0;
+    bool valid = n == 0 || td->phase == PHASE_DETECT;
+
+    while (valid && marked < n) {
+        const TesseraTermdetReturn *r = &returns[marked];
+
+        valid = r->round == td->stats.rounds_started &&
+                r->board < td->num_boards && !td->boards[r->board].counted;
+        if (valid) {
+            td->boards[r->board].counted = true; /* a second one fails */
+            marked++;
+        }
+    }
+    while (marked-- > 0) {
+        td->boards[returns[marked].board].counted = false;
+    }
+    return valid;
+}
+
+bool tessera_termdet_window_end(TesseraTermdet *td,
+                                const TesseraTermdetReturn *returns,
+                                size_t num_returns,
+                                const TesseraTermdetNews *news)
+{
+    size_t i;
+
+    if (!td->cfg.windows || !window_returns_valid(td, returns, num_returns)) {
+        return false;
+    }
+    td->num_returns = 0;
+    memset(&td->news, 0, sizeof(td->news));
+    td->events += news->events;
+    td->host_count += news->host_count;
+    td->host_black |= news->host_black;
+    if (news->abandoned && td->phase == PHASE_DETECT) {
+        td->any_black = true;
+    }
+    for (i = 0; i < num_returns; i++) {
+        const TesseraTermdetReturn *r = &returns[i];
+
+        /* Another process's board: its token is back here too */
+        td->boards[r->board].token = TOKEN_BACK;
+        td->boards[r->board].counted = true;
+        master_return(td, r->count, r->black, r->voted, r->back);
+    }
+    if (td->phase == PHASE_DETECT && td->tokens_back == td->num_boards) {
+        evaluate(td);
+    }
+    if (td->phase == PHASE_STALLED && news->events != 0) {
+        start_round(td, td->round_start);
+    }
+    tessera_termdet_process(td);
+    return true;
+}
+
 /* ---- geometry and construction ------------------------------------------- */
 
 uint32_t tessera_termdet_hops(const TesseraTermdet *td, uint32_t board)
@@ -583,6 +721,17 @@ static uint32_t master_hops(const TesseraTermdetConfig *cfg, uint32_t x,
                distance(y, cfg->shape.boards_y / 2);
     }
     return x + y + 1;
+}
+
+/* The first round starts at cycle 0. With windows its tokens reach the
+ * boards now, before any thread runs, rather than at whichever guest event
+ * comes first in the process. */
+static void first_round(TesseraTermdet *td)
+{
+    start_round(td, 0);
+    if (td->cfg.windows) {
+        tessera_termdet_process(td);
+    }
 }
 
 TesseraTermdet *tessera_termdet_new(const TesseraTermdetConfig *cfg,
@@ -625,7 +774,10 @@ TesseraTermdet *tessera_termdet_new(const TesseraTermdetConfig *cfg,
     td->harts = calloc(td->num_harts, sizeof(*td->harts));
     td->boards = calloc(td->num_boards, sizeof(*td->boards));
     td->steps = calloc(td->max_steps, sizeof(*td->steps));
-    if (td->harts == NULL || td->boards == NULL || td->steps == NULL) {
+    /* A board returns at most one token a round, a round at most a window */
+    td->returns = calloc(td->num_boards, sizeof(*td->returns));
+    if (td->harts == NULL || td->boards == NULL || td->steps == NULL ||
+        td->returns == NULL) {
         tessera_termdet_free(td);
         return NULL;
     }
@@ -639,7 +791,7 @@ TesseraTermdet *tessera_termdet_new(const TesseraTermdetConfig *cfg,
         }
     }
     td->rtt = 2 * (uint64_t)cfg->board_hop_cycles * max_hops;
-    start_round(td, 0);
+    first_round(td);
     return td;
 }
 
@@ -665,7 +817,9 @@ void tessera_termdet_reset(TesseraTermdet *td)
     td->host_disabled = false;
     td->host_enable_at = 0;
     memset(&td->stats, 0, sizeof(td->stats));
-    start_round(td, 0);
+    td->num_returns = 0;
+    memset(&td->news, 0, sizeof(td->news));
+    first_round(td);
 }
 
 void tessera_termdet_free(TesseraTermdet *td)
@@ -676,5 +830,6 @@ void tessera_termdet_free(TesseraTermdet *td)
     free(td->harts);
     free(td->boards);
     free(td->steps);
+    free(td->returns);
     free(td);
 }

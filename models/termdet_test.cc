@@ -42,10 +42,10 @@ uint32_t ExpectedHops(uint32_t bx, uint32_t by, TesseraTermdetMaster master, uin
 class Rig {
  public:
   Rig(uint32_t boards_x, uint32_t boards_y, uint32_t threads_per_board, TesseraTermdetMaster master,
-      uint32_t board_hop = kL)
+      uint32_t board_hop = kL, bool windows = false)
       : bx_(boards_x), by_(boards_y), tpb_(threads_per_board), master_(master), l_(board_hop) {
     const TesseraTermdetConfig config{TesseraShape{boards_x, boards_y, 1, 1, 1, threads_per_board},
-                                      board_hop, master};
+                                      board_hop, master, windows};
     TesseraTermdetHost host{};
     host.opaque = this;
     host.wake = [](void* self, uint32_t hart) { static_cast<Rig*>(self)->wakes.push_back(hart); };
@@ -110,6 +110,18 @@ class Rig {
     ASSERT_GE(i, 0) << "no step " << kind << " for board " << board;
     ASSERT_TRUE(tessera_termdet_run_step(td_, static_cast<size_t>(i)));
   }
+  // With windows: this process's part of the window, and the window's end
+  // with it alone (one process).
+  std::vector<TesseraTermdetReturn> Returns(TesseraTermdetNews* news) const {
+    const TesseraTermdetReturn* r = nullptr;
+    const size_t n = tessera_termdet_window(td_, &r, news);
+    return std::vector<TesseraTermdetReturn>(r, r + n);
+  }
+  bool EndWindow() {
+    TesseraTermdetNews news{};
+    const std::vector<TesseraTermdetReturn> returns = Returns(&news);
+    return tessera_termdet_window_end(td_, returns.data(), returns.size(), &news);
+  }
   bool Woken(uint32_t hart) const {
     return std::find(wakes.begin(), wakes.end(), hart) != wakes.end();
   }
@@ -126,7 +138,7 @@ class Rig {
 // ---- configuration and geometry -----------------------------------------
 
 TEST(TermdetConfig, RejectsBadConfigurations) {
-  const TesseraTermdetConfig ok{TesseraShape{2, 2, 1, 1, 1, 2}, kL, kOrigin};
+  const TesseraTermdetConfig ok{TesseraShape{2, 2, 1, 1, 1, 2}, kL, kOrigin, false};
   TesseraTermdet* td = tessera_termdet_new(&ok, nullptr);  // no host: no wakes
   ASSERT_NE(td, nullptr);
   tessera_termdet_free(td);
@@ -1057,6 +1069,198 @@ TEST(TermdetReset, AResetDetectorIsANewOne) {
     EXPECT_EQ(used.State(h, nullptr, &used_at), TESSERA_TERMDET_RELEASED) << h;
     (void)fresh.State(h, nullptr, &fresh_at);
     EXPECT_EQ(used_at, fresh_at) << h;
+  }
+}
+
+// ---- time windows (termdet.h): the master hears at window ends ------------
+
+// Ends the window of several processes' detectors, each a replica of the
+// master with its own boards: every part to every one, as MPI would.
+void EndWindowAcross(const std::vector<Rig*>& parts) {
+  std::vector<TesseraTermdetReturn> all;
+  TesseraTermdetNews sum{};
+  for (const Rig* p : parts) {
+    TesseraTermdetNews news{};
+    const std::vector<TesseraTermdetReturn> r = p->Returns(&news);
+    all.insert(all.end(), r.begin(), r.end());
+    tessera_termdet_news_add(&sum, &news);
+  }
+  for (Rig* p : parts) {
+    ASSERT_TRUE(tessera_termdet_window_end(p->td(), all.data(), all.size(), &sum));
+  }
+}
+
+TEST(TermdetWindows, TheMasterDecidesAtTheWindowsEndWithTheSameTimes) {
+  Rig rig(2, 3, 2, kOrigin, kL, true);
+  rig.EnterAll(0);
+  rig.Process();
+  // Every token came back, but the master has not heard yet.
+  EXPECT_EQ(rig.Stats().detections, 0u);
+  EXPECT_TRUE(tessera_termdet_window_pending(rig.td()));
+  EXPECT_EQ(rig.State(0), TESSERA_TERMDET_IDLE);
+  ASSERT_TRUE(rig.EndWindow());
+  // As TermdetTime.TwoByThreeAtTheOrigin without windows.
+  const TesseraTermdetStats s = rig.Stats();
+  EXPECT_EQ(s.detections, 1u);
+  EXPECT_EQ(s.last_detection, 1200u);
+  for (uint32_t h = 0; h < rig.harts(); h++) {
+    uint64_t at = 0;
+    ASSERT_EQ(rig.State(h, nullptr, &at), TESSERA_TERMDET_RELEASED);
+    EXPECT_EQ(at, 1200u + 150u * rig.hops(rig.board_of(h))) << h;
+    EXPECT_TRUE(rig.Woken(h)) << h;
+  }
+  EXPECT_EQ(tessera_termdet_send_at(rig.td(), 5, 0), 1200u + 1200u + 600u);
+  EXPECT_EQ(s.last_round_start, 3600u);
+  EXPECT_FALSE(tessera_termdet_window_pending(rig.td()));
+}
+
+TEST(TermdetWindows, HostMessagesAndAbandonsReachTheMasterAtTheWindowsEnd) {
+  Rig rig(2, 1, 1, kOrigin, kL, true);
+  tessera_termdet_sent(rig.td(), TESSERA_TERMDET_HOST, 0);  // a message for hart 1
+  rig.Enter(0, true, 10);
+  rig.Process();
+  ASSERT_TRUE(rig.EndWindow());  // board 0's token back: the round waits for board 1
+  // Hart 1 takes the host's message, then idles: the round fails on the host's count.
+  rig.Free(1, 20);
+  rig.Enter(1, true, 30);
+  rig.Process();
+  ASSERT_TRUE(rig.EndWindow());
+  EXPECT_EQ(rig.Stats().detections, 0u);
+  EXPECT_GE(rig.Stats().failed_rounds, 1u);
+  // The next round detects.
+  rig.Process();
+  ASSERT_TRUE(rig.EndWindow());
+  EXPECT_EQ(rig.Stats().detections, 1u);
+
+  // An idle call abandoned after its board's token came back fails the round.
+  Rig ab(2, 1, 1, kOrigin, kL, true);
+  ab.Enter(0, true, 0);
+  ab.Process();
+  ASSERT_TRUE(tessera_termdet_idle_abandon(ab.td(), 0, 5));
+  ASSERT_TRUE(ab.Enter(0, true, 6));
+  ab.Enter(1, true, 7);
+  ab.Process();
+  ASSERT_TRUE(ab.EndWindow());
+  EXPECT_EQ(ab.Stats().detections, 0u);
+  EXPECT_EQ(ab.Stats().failed_rounds, 1u);
+}
+
+TEST(TermdetWindows, ReturnsThatDoNotFitTheRoundAreRefused) {
+  Rig rig(2, 1, 1, kOrigin, kL, true);
+  TesseraTermdetNews none{};
+  TesseraTermdetReturn r{};
+  r.round = rig.Stats().rounds_started;
+  r.board = 2;  // no such board
+  EXPECT_FALSE(tessera_termdet_window_end(rig.td(), &r, 1, &none));
+  r.board = 1;
+  r.round += 1;  // a round not started
+  EXPECT_FALSE(tessera_termdet_window_end(rig.td(), &r, 1, &none));
+  r.round -= 1;
+  const TesseraTermdetReturn twice[2] = {r, r};
+  EXPECT_FALSE(tessera_termdet_window_end(rig.td(), twice, 2, &none));
+  ASSERT_TRUE(tessera_termdet_window_end(rig.td(), &r, 1, &none));
+  EXPECT_FALSE(tessera_termdet_window_end(rig.td(), &r, 1, &none));  // counted already
+  // Nothing of the refused ones was applied: board 0 completes the round.
+  rig.Enter(0, true, 0);
+  rig.Process();
+  ASSERT_TRUE(rig.EndWindow());
+  EXPECT_EQ(rig.Stats().rounds, 1u);
+  // Without windows there is no window to end.
+  Rig plain(2, 1, 1, kOrigin);
+  EXPECT_FALSE(tessera_termdet_window_end(plain.td(), nullptr, 0, &none));
+}
+
+// One detector over every board, and the same machine's boards split over
+// three processes' detectors, each told only of its own boards' events:
+// after every window's end, every thread stands alike in both, with the same
+// modelled times, and the statistics agree. Random traffic, votes and
+// abandons, then every thread idle until all are released.
+TEST(TermdetWindows, SplitOverProcessesDecidesAsOne) {
+  for (uint32_t seed = 1; seed <= 40; seed++) {
+    std::mt19937 rng(seed);
+    const TesseraTermdetMaster master = seed % 2 ? kOrigin : kCentre;
+    Rig whole(3, 2, 3, master, kL, true);
+    Rig p0(3, 2, 3, master, kL, true), p1(3, 2, 3, master, kL, true), p2(3, 2, 3, master, kL, true);
+    Rig* owner_of_board[6] = {&p0, &p0, &p1, &p1, &p2, &p2};
+    const uint32_t harts = whole.harts();
+    std::vector<uint64_t> now(harts, 0);
+    std::vector<uint32_t> inbox(harts, 0);  // messages sent to it, not yet freed
+    std::vector<bool> idle(harts, false);
+    auto owner = [&](uint32_t h) { return owner_of_board[whole.board_of(h)]; };
+    auto both = [&](uint32_t h, auto&& fn) {
+      fn(whole);
+      fn(*owner(h));
+      whole.Process();
+      owner(h)->Process();
+    };
+    auto run_windows = [&](int windows, bool traffic) {
+      for (int w = 0; w < windows; w++) {
+        for (int op = 0; op < 12; op++) {
+          const uint32_t h = rng() % harts;
+          now[h] += 1 + rng() % 40;
+          if (idle[h]) {
+            if (inbox[h] != 0) {  // a message wakes it
+              both(h, [&](Rig& r) { r.Leave(h, now[h]); });
+              idle[h] = false;
+            } else if (traffic && rng() % 8 == 0) {
+              both(h, [&](Rig& r) { tessera_termdet_idle_abandon(r.td(), h, now[h]); });
+              idle[h] = false;
+            }
+            continue;
+          }
+          if (inbox[h] != 0) {
+            both(h, [&](Rig& r) { r.Free(h, now[h]); });
+            inbox[h]--;
+          } else if (traffic && rng() % 3 == 0) {
+            const uint32_t to = rng() % harts;
+            both(h, [&](Rig& r) { r.Send(h, now[h]); });
+            inbox[to]++;
+          } else if (tessera_termdet_hart_state(whole.td(), h, nullptr, nullptr) !=
+                     TESSERA_TERMDET_IDLE) {
+            const bool vote = rng() % 4 != 0;
+            both(h, [&](Rig& r) { r.Enter(h, vote, now[h]); });
+            idle[h] = true;
+          }
+        }
+        ASSERT_TRUE(whole.EndWindow());
+        EndWindowAcross({&p0, &p1, &p2});
+        for (uint32_t h = 0; h < harts; h++) {
+          uint32_t wr = 0, pr = 0;
+          uint64_t wat = 0, pat = 0;
+          const TesseraTermdetHartState ws = whole.State(h, &wr, &wat);
+          ASSERT_EQ(ws, owner(h)->State(h, &pr, &pat)) << "seed " << seed << " hart " << h;
+          ASSERT_EQ(wr, pr) << "seed " << seed << " hart " << h;
+          ASSERT_EQ(wat, pat) << "seed " << seed << " hart " << h;
+          if (ws == TESSERA_TERMDET_RELEASED) {
+            idle[h] = false;  // tinselIdle returned
+          }
+        }
+        const TesseraTermdetStats ws = whole.Stats();
+        for (const Rig* p : {&p0, &p1, &p2}) {
+          const TesseraTermdetStats ps = p->Stats();
+          ASSERT_EQ(ws.rounds_started, ps.rounds_started) << "seed " << seed;
+          ASSERT_EQ(ws.rounds, ps.rounds) << "seed " << seed;
+          ASSERT_EQ(ws.detections, ps.detections) << "seed " << seed;
+          ASSERT_EQ(ws.last_detection, ps.last_detection) << "seed " << seed;
+          ASSERT_EQ(ws.last_round_start, ps.last_round_start) << "seed " << seed;
+        }
+      }
+    };
+    run_windows(30, true);
+    // The end: every message taken, every thread idle; it must terminate.
+    auto settled = [&] {
+      return std::count(idle.begin(), idle.end(), false) == 0 &&
+             std::count(inbox.begin(), inbox.end(), 0u) == harts &&
+             !tessera_termdet_window_pending(whole.td());
+    };
+    for (int w = 0; w < 60 && !settled(); w++) {
+      run_windows(1, false);
+    }
+    ASSERT_GE(whole.Stats().detections, 1u)
+        << "seed " << seed << " rounds " << whole.Stats().rounds << " failed "
+        << whole.Stats().failed_rounds << " stalled " << whole.Stats().stalled_rounds << " active "
+        << std::count(idle.begin(), idle.end(), false) << " pending "
+        << tessera_termdet_window_pending(whole.td());
   }
 }
 

@@ -4,6 +4,8 @@
 // the leaving messages, let them arrive, admit with credits back, refill. Every CSR's answer
 // (status, value, time) must be the same from the owning rank as from the one model, and so must
 // every thread's can-send, can-recv and counts after each exchange: the split is invisible.
+// Threads also call tinselIdle: the termination detector's master hears from every rank at each
+// exchange (termdet.h, "time windows"), and every thread's idle state must be the same.
 // Records another process sends are also fuzzed raw: arrive() and credit() take them or refuse
 // them whole, and never crash.
 //
@@ -162,6 +164,7 @@ class Machine {
     for (auto& r : ranks_) {
       tessera_mailbox_exchange_refill(r->get(), at);
     }
+    IdleWindow();
     FUZZ_CHECK(entered_one == entered_ranks, "one model entered %u messages, the ranks %u",
                entered_one, entered_ranks);
     uint32_t waiting_ranks = 0;
@@ -182,6 +185,42 @@ class Machine {
       FUZZ_CHECK(a.received == b.received, "hart %u: received %llu, on its rank %llu", h,
                  static_cast<unsigned long long>(a.received),
                  static_cast<unsigned long long>(b.received));
+    }
+  }
+
+  // The termination detector's window: the one model with its own part, every rank with all.
+  void IdleWindow() {
+    const TesseraTermdetReturn* r = nullptr;
+    TesseraTermdetNews news{};
+    size_t n = tessera_mailbox_idle_window(one_.get(), &r, &news);
+    const std::vector<TesseraTermdetReturn> one_returns(r, r + n);
+    FUZZ_CHECK(tessera_mailbox_idle_window_end(one_.get(), one_returns.data(), n, &news),
+               "the one model refused its own token returns");
+    std::vector<TesseraTermdetReturn> all;
+    TesseraTermdetNews sum{};
+    for (auto& m : ranks_) {
+      n = tessera_mailbox_idle_window(m->get(), &r, &news);
+      all.insert(all.end(), r, r + n);
+      tessera_termdet_news_add(&sum, &news);
+    }
+    FUZZ_CHECK(all.size() == one_returns.size(),
+               "%zu token returns from the ranks, %zu in one model", all.size(),
+               one_returns.size());
+    for (auto& m : ranks_) {
+      FUZZ_CHECK(tessera_mailbox_idle_window_end(m->get(), all.data(), all.size(), &sum),
+                 "a rank refused the token returns of the ranks");
+    }
+    for (uint32_t h = 0; h < harts_; h++) {
+      uint32_t ra = 0, rb = 0;
+      uint64_t ta = 0, tb = 0;
+      const TesseraTermdetHartState a =
+          tessera_termdet_hart_state(tessera_mailbox_termdet(one_.get()), h, &ra, &ta);
+      const TesseraTermdetHartState b =
+          tessera_termdet_hart_state(tessera_mailbox_termdet(Owner(h).get()), h, &rb, &tb);
+      FUZZ_CHECK(a == b && ra == rb && ta == tb,
+                 "hart %u in idle: one model %d/%u/%llu, its rank %d/%u/%llu", h,
+                 static_cast<int>(a), ra, static_cast<unsigned long long>(ta), static_cast<int>(b),
+                 rb, static_cast<unsigned long long>(tb));
     }
   }
 
@@ -279,7 +318,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       } else {
         m.Csr(h, TESSERA_CSR_SEND, dest);
       }
-    } else if (kind < 200) {  // a receive, then the slot back to hardware
+    } else if (kind < 185) {  // a receive, then the slot back to hardware
       m.Advance(h, in.below(64));
       if (m.Csr(h, TESSERA_CSR_CAN_RECV, 0).value == 0) {
         continue;
@@ -288,6 +327,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       if (got.status == TESSERA_ACCESS_DONE) {
         m.Csr(h, TESSERA_CSR_FREE, got.value);
       }
+    } else if (kind < 215) {  // tinselIdle(vote)
+      m.Advance(h, in.below(64));
+      m.Csr(h, TESSERA_CSR_WAIT_UNTIL,
+            TESSERA_WAIT_IDLE | (kind & 1 ? TESSERA_WAIT_IDLE_VOTE : 0) | TESSERA_WAIT_CAN_RECV);
     } else if (kind < 250) {
       at += 1 + in.below(300);
       m.Exchange(at);

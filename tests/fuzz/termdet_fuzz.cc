@@ -164,7 +164,7 @@ Scenario::Scenario(FuzzInput& in) {
   per_board_ = tessera_threads_per_board(&shape_);
   num_harts_ = boards_ * per_board_;
 
-  const TesseraTermdetConfig config{shape_, l_, master_};
+  const TesseraTermdetConfig config{shape_, l_, master_, false};
   TesseraTermdetHost host{};
   host.opaque = this;
   host.wake = [](void* self, uint32_t hart) {

@@ -404,6 +404,20 @@ void tessera_mailbox_idle_stats(const TesseraMailbox *m,
 uint64_t tessera_mailbox_idle_rtt(const TesseraMailbox *m);
 const TesseraTermdet *tessera_mailbox_termdet(const TesseraMailbox *m);
 
+/* With windows, the detector's master hears from the boards at the end of
+ * each window (termdet.h, "time windows"): this process's part, whether a
+ * window's end would change anything, and the end, given every process's
+ * parts (false, changing nothing, if they do not fit the round under way).
+ * The end wakes the threads the master's decision releases. */
+size_t tessera_mailbox_idle_window(const TesseraMailbox *m,
+                                   const TesseraTermdetReturn **returns,
+                                   TesseraTermdetNews *news);
+bool tessera_mailbox_idle_window_pending(const TesseraMailbox *m);
+bool tessera_mailbox_idle_window_end(TesseraMailbox *m,
+                                     const TesseraTermdetReturn *returns,
+                                     size_t num_returns,
+                                     const TesseraTermdetNews *news);
+
 /* Slots each thread owns (TESSERA_SLOTS_PER_TILE / threads per tile); its
  * first is its send slot. */
 uint32_t tessera_mailbox_slots_per_thread(const TesseraMailbox *m);

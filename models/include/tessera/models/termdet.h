@@ -70,6 +70,11 @@ typedef struct TesseraTermdetConfig {
     TesseraShape shape;         /* only boards and threads per board matter */
     uint32_t board_hop_cycles;  /* L: one hop between boards */
     TesseraTermdetMaster master;
+    /* Time windows (docs/ranks.md): the master hears from the boards only
+     * at the end of each window (tessera_termdet_window_end, below), so
+     * that what it decides does not depend on the host order of boards
+     * that one process or several run. */
+    bool windows;
 } TesseraTermdetConfig;
 
 /* What tessera_termdet reports to TesseraTermdetHost.event, for tracing
@@ -257,6 +262,70 @@ bool tessera_termdet_run_step(TesseraTermdet *td, size_t i);
 
 void tessera_termdet_stats(const TesseraTermdet *td,
                            TesseraTermdetStats *stats);
+
+/* ---- time windows -----------------------------------------------------
+ *
+ * With config.windows the detector is split as the machine is: boards
+ * (their counts, idle bits, votes, colours, tokens) change as their guest
+ * events come, in the host order of their own threads, which one board's
+ * run fixes; what goes to the master (a returned token, the count of guest
+ * events, an abandoned idle call that fails the round, the host link's
+ * count and colour) waits for the end of the window. Then every process
+ * gives every other its part (tessera_termdet_window) and each applies all
+ * of them alike (tessera_termdet_window_end): the master is the same in
+ * every process, and so are its decisions, whose steps (tokens out, release,
+ * enable) each process then runs, and whose effects only its own boards'
+ * threads see. Steps happen at the modelled times docs/idle.md gives, as
+ * without windows; a board sees a token, a release or an enable at the
+ * window's end after the master sent it (and at creation, the first
+ * round's tokens), never earlier. The master's modelled latency to a board
+ * (a link hop) is at least a window, so no board acts on news from its
+ * future.
+ */
+
+/* A board returned the token of round `round` (stats.rounds_started then). */
+typedef struct TesseraTermdetReturn {
+    uint64_t round;
+    uint64_t back;        /* when the token is back at the master */
+    int64_t count;        /* the board's count, sampled */
+    uint32_t board;
+    uint8_t black;        /* received since it last returned the token */
+    uint8_t voted;        /* every idle thread of the board voted true */
+    uint8_t pad[2];
+} TesseraTermdetReturn;
+
+/* The rest of a process's news for the master in one window; news from
+ * several processes adds up (tessera_termdet_news_add). */
+typedef struct TesseraTermdetNews {
+    uint64_t events;      /* guest events */
+    int64_t host_count;   /* messages the host link sent, less those it took */
+    uint8_t host_black;   /* the host link took a message */
+    uint8_t abandoned;    /* an idle call abandoned after its board's token
+                           * came back in the round under way */
+    uint8_t pad[6];
+} TesseraTermdetNews;
+
+void tessera_termdet_news_add(TesseraTermdetNews *sum,
+                              const TesseraTermdetNews *n);
+
+/* This process's part of the window so far: its returns (valid until the
+ * next call into the detector) and its news. */
+size_t tessera_termdet_window(const TesseraTermdet *td,
+                              const TesseraTermdetReturn **returns,
+                              TesseraTermdetNews *news);
+/* Whether the end of a window would change anything here: returns or news
+ * the master has not heard, or a stalled master that news would restart. */
+bool tessera_termdet_window_pending(const TesseraTermdet *td);
+/* The window ends: `returns` and `news` are every process's parts (this
+ * one's included), in any order. The master applies them, decides, and
+ * every step its decision leads to runs (releases wake threads). False,
+ * changing nothing, if a return names no board, another round than the one
+ * under way, or a board whose token is already back (or twice), or if the
+ * detector has no windows. */
+bool tessera_termdet_window_end(TesseraTermdet *td,
+                                const TesseraTermdetReturn *returns,
+                                size_t num_returns,
+                                const TesseraTermdetNews *news);
 
 #ifdef __cplusplus
 }

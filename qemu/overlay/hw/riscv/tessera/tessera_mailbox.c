@@ -331,9 +331,6 @@ static RISCVException tessera_mailbox_op(CPURISCVState *env, int csrno,
         return RISCV_EXCP_NONE;
     }
     s->csr_ops++;
-    if (csrno == TESSERA_CSR_WAIT_UNTIL && (value & TESSERA_WAIT_IDLE)) {
-        tessera_ranks_fail("tinselIdle (the termination detector)");
-    }
     if (tessera_csr_is_mailbox_command(csrno) && write_mask == 0) {
         return RISCV_EXCP_NONE;
     }

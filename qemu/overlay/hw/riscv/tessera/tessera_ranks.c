@@ -9,6 +9,9 @@
  *     admission frees at their board's egress (the mailbox model's
  *     exchange over several processes, models/mailbox_net.c), with
  *     MPI_Alltoallv;
+ *   - what the termination detector's boards tell its master (returned
+ *     tokens, guest events), with MPI_Allgather and MPI_Allgatherv: every
+ *     rank keeps a copy of the master and applies the same news to it;
  *   - what decides the next window (tessera_windows.c): whether any hart
  *     woke or anything is pending anywhere, the earliest held hart, an exit,
  *     with MPI_Allgather, each rank combining the same values the same way.
@@ -300,6 +303,82 @@ uint32_t tessera_ranks_exchange(TesseraMachineState *s, uint64_t at)
     }
     trace_tessera_ranks_exchange(r->rank, at, entered);
     return entered;
+}
+
+/* ---- the termination detector's window ------------------------------- */
+
+/* A rank's news for the master, and how many returns follow it. */
+typedef struct TesseraRanksIdlePart {
+    TesseraTermdetNews news;
+    uint64_t returns;
+} TesseraRanksIdlePart;
+
+/*
+ * Every rank's returns, in rank order, into *all (g_free it); their news
+ * summed into *news. Returns how many.
+ */
+static size_t tessera_ranks_idle_gather(TesseraRanks *r,
+                                        const TesseraTermdetReturn *mine,
+                                        size_t n, TesseraTermdetNews *news,
+                                        TesseraTermdetReturn **all)
+{
+    g_autofree TesseraRanksIdlePart *parts = g_new(TesseraRanksIdlePart,
+                                                   r->count);
+    g_autofree int *counts = g_new(int, r->count);
+    g_autofree int *displs = g_new(int, r->count);
+    TesseraRanksIdlePart part = { .news = *news, .returns = n };
+    size_t total = 0;
+
+    MPI_Allgather(&part, sizeof(part), MPI_BYTE, parts, sizeof(part),
+                  MPI_BYTE, MPI_COMM_WORLD);
+    memset(news, 0, sizeof(*news));
+    for (uint32_t i = 0; i < r->count; i++) {
+        /* A board returns a token once a round: at most every board */
+        if (parts[i].returns > (uint64_t)(INT_MAX / sizeof(**all)) - total) {
+            error_report("tessera: rank %u: rank %u sent %" PRIu64 " token "
+                         "returns in one window", r->rank, i,
+                         parts[i].returns);
+            MPI_Abort(MPI_COMM_WORLD, 1);
+        }
+        tessera_termdet_news_add(news, &parts[i].news);
+        counts[i] = parts[i].returns * sizeof(**all);
+        displs[i] = total * sizeof(**all);
+        total += parts[i].returns;
+    }
+    *all = g_new(TesseraTermdetReturn, MAX(total, 1));
+    if (total != 0) {
+        MPI_Allgatherv(mine, n * sizeof(*mine), MPI_BYTE, *all, counts,
+                       displs, MPI_BYTE, MPI_COMM_WORLD);
+    }
+    return total;
+}
+
+uint32_t tessera_ranks_idle_window(TesseraMachineState *s)
+{
+    TesseraRanks *r = &s->ranks;
+    TesseraMailbox *m = s->mailbox->model;
+    const TesseraTermdetReturn *mine;
+    g_autofree TesseraTermdetReturn *all = NULL;
+    TesseraTermdetNews news;
+    bool changes;
+    size_t n;
+
+    n = tessera_mailbox_idle_window(m, &mine, &news);
+    changes = tessera_mailbox_idle_window_pending(m);
+    if (r->count > 1) {
+        n = tessera_ranks_idle_gather(r, mine, n, &news, &all);
+        mine = all;
+    }
+    /* Whatever another rank's part, every rank applies the same */
+    if (!tessera_mailbox_idle_window_end(m, mine, n, &news)) {
+        error_report("tessera: rank %u: token returns from another rank "
+                     "that do not fit the round under way", r->rank);
+        if (r->count > 1) {
+            MPI_Abort(MPI_COMM_WORLD, 1);
+        }
+        abort();
+    }
+    return n + changes;
 }
 
 void *tessera_ranks_gather(TesseraMachineState *s, const void *data,

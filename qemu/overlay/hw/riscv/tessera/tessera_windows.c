@@ -9,7 +9,8 @@
  * outbound register (models/mailbox_net.c). When every hart is idle, the
  * window ends: the held messages enter the network in an order that
  * depends on modelled times alone (tessera_mailbox_exchange()), and the next
- * window begins.
+ * window begins. The termination detector's master hears from the boards
+ * then too (models/termdet.c, "time windows").
  *
  * A hart whose clock has passed the window's end is held (halted, its
  * instruction to be executed again) where what it does next could depend
@@ -124,6 +125,7 @@ bool tessera_windows_pending(TesseraMachineState *s)
            (w->num_held != 0 || w->exit_at != UINT64_MAX ||
             (w->on &&
              (tessera_mailbox_outbox_count(s->mailbox->model) != 0 ||
+              tessera_mailbox_idle_window_pending(s->mailbox->model) ||
               tessera_barrier_ctl_posted(s->barrier_ctl->model) != 0 ||
               tessera_sysinfo_check_ins(s->sysinfo->model) ==
                   s->num_harts)));
@@ -206,12 +208,13 @@ static uint32_t tessera_windows_next(TesseraMachineState *s)
 {
     TesseraWindows *w = &s->windows;
     TesseraWindowVote v;
-    uint32_t exchanged, commands;
+    uint32_t exchanged, commands, heard;
 
     /* The first group runs first: the exchange's wakes of others wait */
     w->active = 0;
     exchanged = tessera_ranks_exchange(s, w->end);
     commands = tessera_barrier_ctl_exchange(s->barrier_ctl->model, w->end);
+    heard = tessera_ranks_idle_window(s);
     w->end += w->length;
     w->count++;
     v = tessera_windows_vote(s, false, 0, true);
@@ -237,7 +240,7 @@ static uint32_t tessera_windows_next(TesseraMachineState *s)
         w->end = (v.earliest / w->length + 1) * w->length;
     }
     trace_tessera_window_end(w->count, exchanged, w->end);
-    return exchanged + commands;
+    return exchanged + commands + heard;
 }
 
 /* Lets the running group's held harts go on up to the window's end. */

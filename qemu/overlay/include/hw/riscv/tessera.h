@@ -367,6 +367,10 @@ bool tessera_ranks_local_hart(TesseraMachineState *s, uint32_t hart);
 /* The window's messages between boards: over MPI with several ranks.
  * Returns how many entered the network here. */
 uint32_t tessera_ranks_exchange(TesseraMachineState *s, uint64_t at);
+/* The termination detector's master hears every rank's boards (termdet.h,
+ * "time windows") and decides alike on every rank. Returns how much it
+ * heard: 0 when nothing changed. */
+uint32_t tessera_ranks_idle_window(TesseraMachineState *s);
 /* Gathers every rank's `bytes` into rank 0's result (*total bytes; g_free
  * it); other ranks get NULL and *total 0. */
 void *tessera_ranks_gather(TesseraMachineState *s, const void *data,
