@@ -12,15 +12,19 @@
 bool mbox_offer_to_host(TesseraMailbox *m, MboxMsg *msg)
 {
     uint32_t from = mbox_tile_of(m, msg->src_hart);
+    /* With windows only the sender's board's links, which its process
+     * sees (mbox_route()) */
+    uint32_t board = m->cfg.windows ? mbox_board_of(m, msg->src_hart)
+                                    : MBOX_ALL_BOARDS;
     uint64_t arrival = mbox_route(m, from, MBOX_HOST_TILE, msg->sent_at,
-                                  msg->flits, false, MBOX_ALL_BOARDS);
+                                  msg->flits, false, board);
 
     if (!m->host.to_host(m->host.opaque, msg->src_id, msg->data, msg->flits,
                          arrival)) {
         return false;
     }
     mbox_route(m, from, MBOX_HOST_TILE, msg->sent_at, msg->flits, true,
-               MBOX_ALL_BOARDS);
+               board);
     mbox_trace_to_host(m, msg, arrival);
     m->threads[msg->src_hart].counts.sent++;
     m->boards[mbox_board_of(m, msg->src_hart)].sent++;

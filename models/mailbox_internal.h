@@ -279,7 +279,7 @@ MboxMsg *mbox_pending_pop(TesseraMailbox *m, MboxThread *t);
 /* Arrival time of a message leaving tile `from` at t for tile `to`; either
  * may be MBOX_HOST_TILE. With commit, the message occupies the links. It
  * waits for (and occupies) only the links of `board`, or every link on
- * its way with MBOX_ALL_BOARDS. */
+ * its way with MBOX_ALL_BOARDS; the host link's own hops only then. */
 uint64_t mbox_route(TesseraMailbox *m, uint32_t from, uint32_t to,
                     uint64_t t, uint32_t flits, bool commit, uint32_t board);
 

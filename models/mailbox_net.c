@@ -125,11 +125,11 @@ static uint32_t contended_board(const TesseraMailbox *m, uint32_t from,
 {
     uint32_t tiles_per_board = m->cfg.shape.tiles_x * m->cfg.shape.tiles_y;
 
-    if (!m->cfg.windows || from == MBOX_HOST_TILE || to == MBOX_HOST_TILE ||
-        from / tiles_per_board == to / tiles_per_board) {
+    if (!m->cfg.windows || (from != MBOX_HOST_TILE &&
+                            from / tiles_per_board == to / tiles_per_board)) {
         return MBOX_ALL_BOARDS;
     }
-    return to / tiles_per_board;
+    return to / tiles_per_board; /* from the host too: see mbox_route() */
 }
 
 /* Puts msg into the network toward a tile at `depart` (there is room):

@@ -90,9 +90,16 @@ uint64_t mbox_route(TesseraMailbox *m, uint32_t from, uint32_t to,
     uint32_t pos[MBOX_AXES] = { 0, 0 }, dest[MBOX_AXES] = { 0, 0 };
     int axis;
 
+    /*
+     * The host link's own hops contend only when every link does: with
+     * windows (a board given) the host's traffic to and from other
+     * processes' boards is not seen here, so they take their latency alone.
+     */
     if (from == MBOX_HOST_TILE) {
-        t = hop(m, host_link(m, false), t, m->cfg.board_hop_cycles, flits,
-                commit);
+        t = board == MBOX_ALL_BOARDS
+                ? hop(m, host_link(m, false), t, m->cfg.board_hop_cycles,
+                      flits, commit)
+                : t + m->cfg.board_hop_cycles;
     } else {
         pos[MBOX_AXIS_X] = m->tiles[from].pos[MBOX_AXIS_X];
         pos[MBOX_AXIS_Y] = m->tiles[from].pos[MBOX_AXIS_Y];
@@ -105,8 +112,10 @@ uint64_t mbox_route(TesseraMailbox *m, uint32_t from, uint32_t to,
         t = route_axis(m, pos, axis, dest[axis], t, flits, commit, board);
     }
     if (to == MBOX_HOST_TILE) {
-        t = hop(m, host_link(m, true), t, m->cfg.board_hop_cycles, flits,
-                commit);
+        t = board == MBOX_ALL_BOARDS
+                ? hop(m, host_link(m, true), t, m->cfg.board_hop_cycles,
+                      flits, commit)
+                : t + m->cfg.board_hop_cycles;
     }
     return t;
 }

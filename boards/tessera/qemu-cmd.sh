@@ -15,7 +15,10 @@
 #   --ranks N       N QEMU processes under Open MPI's mpirun, each running a run of the
 #                   boards (machine property ranks=N; docs/ranks.md). TESSERA_MPI_TRANSPORT=tcp
 #                   uses the TCP transport that runs between hosts (--mca btl tcp,self);
-#                   TESSERA_MPIRUN_ARGS adds mpirun options (a hostfile, say).
+#                   TESSERA_MPIRUN_ARGS adds mpirun options (a hostfile, say). The host's
+#                   ends are rank 0's alone (the bridge board's): the machine's hostlink=
+#                   property and QEMU's -S, -chardev, -mon, -monitor and -qmp; the other
+#                   ranks start at once and wait for rank 0 at their first window's end.
 #   none            boot no image (the tests of QEMU's own errors)
 set -euo pipefail
 
@@ -81,11 +84,12 @@ if [ "$ranks" -gt 1 ]; then
     [ "$ranks" -le $((boards_x * boards_y)) ] ||
         die "--ranks $ranks: more ranks than the machine's $((boards_x * boards_y)) boards"
     properties+=",ranks=$ranks"
-    launcher=(mpirun -n "$ranks" --bind-to none)
-    # More ranks than cores: a rank that waits for the others gives its core away.
-    if [ "$ranks" -gt "$(nproc)" ]; then
-        launcher+=(--oversubscribe --mca mpi_yield_when_idle 1)
-    fi
+    launcher=(mpirun --bind-to none)
+    # A rank that waits for the others gives its core away (Open MPI polls): the others, or
+    # whatever else the host runs, need it more. Measured: GALS heat on 2 ranks beside other
+    # work, 37.9 s without, 11.7 s with.
+    launcher+=(--mca mpi_yield_when_idle 1)
+    [ "$ranks" -le "$(nproc)" ] || launcher+=(--oversubscribe)
     [ "$(id -u)" -ne 0 ] || launcher+=(--allow-run-as-root)
     # A sanitizer build's leak check cannot tell Open MPI's allocations (its plugins' stacks are
     # gone by exit) from QEMU's: off in ranked runs; AddressSanitizer itself stays on.
@@ -102,6 +106,24 @@ fi
 command=("${launcher[@]}" "$qemu" -M "$machine$properties" -nodefaults -display none
     -serial stdio -monitor none -bios none -icount shift=0,sleep=off "${kernel[@]}"
     "${qemu_args[@]}")
+if [ "$ranks" -gt 1 ]; then
+    # mpirun's MPMD form: rank 0 with everything, the others without the host's ends.
+    others_args=()
+    set -- "${qemu_args[@]}"
+    while [ $# -gt 0 ]; do
+        case $1 in
+        -S) shift ;;
+        -chardev | -mon | -monitor | -qmp) shift; [ $# -eq 0 ] || shift ;;
+        *) others_args+=("$1"); shift ;;
+        esac
+    done
+    others_properties=$(sed -E 's/,hostlink=[^,]*//g' <<<"$properties")
+    command=("${launcher[@]}" -n 1 "$qemu" -M "$machine$properties" -nodefaults -display none
+        -serial stdio -monitor none -bios none -icount shift=0,sleep=off "${kernel[@]}"
+        "${qemu_args[@]}" : -n $((ranks - 1)) "$qemu" -M "$machine$others_properties"
+        -nodefaults -display none -serial stdio -monitor none -bios none
+        -icount shift=0,sleep=off "${kernel[@]}" "${others_args[@]}")
+fi
 
 # mpirun's own reports, in one line each: a rank that died names itself and its boards (the split
 # of tessera_ranks.c: board b runs on rank floor(b * ranks / boards)); a rank that exits with a
@@ -143,8 +165,18 @@ if [ "$print" -eq 1 ]; then
     done
     echo "${words[*]}"
 elif [ "$ranks" -gt 1 ]; then
-    "${command[@]}" 2> >(mpirun_stderr >&2)
-    status=$?
+    # A signal to this script (HostLink ending the machine) goes on to mpirun, which ends every
+    # rank: none is left behind. stdin stays the console's (a background job would get
+    # /dev/null).
+    "${command[@]}" <&0 2> >(mpirun_stderr >&2) &
+    launcher_pid=$!
+    trap 'kill -TERM "$launcher_pid" 2>/dev/null' TERM INT HUP
+    status=0
+    wait "$launcher_pid" || status=$?
+    while kill -0 "$launcher_pid" 2>/dev/null; do  # a trapped signal ended the wait early
+        status=0
+        wait "$launcher_pid" || status=$?
+    done
     wait  # for the last of mpirun's lines
     exit $status
 else

@@ -97,6 +97,7 @@ struct HostLink::Machine {
   std::string board;     // a dev board's name (TESSERA_HOSTLINK_BOARD), or empty: -M tessera
   std::string board_sh;  // boards/board.sh
   std::string port;      // the real board's serial port (TESSERA_HOSTLINK_BOARD_PORT), or empty
+  std::string ranks;     // QEMU processes under mpirun (TESSERA_RANKS), or empty: one
   bool booted = false;
   std::atomic<bool> stopping{false};
 
@@ -287,12 +288,16 @@ struct HostLink::Machine {
       write_preload(dir + "/preload.bin");
       machine_properties += ",preload=" + dir + "/preload.bin";
     }
-    std::vector<std::string> args = {
-        qemu_cmd, qemu, elf, machine_properties, "--",
+    std::vector<std::string> args = {qemu_cmd};
+    if (!ranks.empty()) {
+      args.insert(args.end(), {"--ranks", ranks});
+    }
+    args.insert(args.end(), {
+        qemu, elf, machine_properties, "--",
         // Stopped until go(), which continues it through the monitor.
         "-S", "-chardev", "socket,id=hostlink,path=" + dir + "/hostlink.sock,server=off",
         "-chardev", "socket,id=monitor,path=" + dir + "/monitor.sock,server=off", "-mon",
-        "chardev=monitor,mode=readline"};
+        "chardev=monitor,mode=readline"});
     pid = spawn(args, console[1]);
     close(console[1]);
     console_fd = console[0];
@@ -474,7 +479,8 @@ struct HostLink::Machine {
     stopping = true;
     if (!port.empty() && console_reader.joinable()) console_reader.join();
     if (pid > 0) {
-      kill(pid, SIGKILL);
+      // Over ranks the script passes the signal on to mpirun, which ends every rank.
+      kill(pid, ranks.empty() ? SIGKILL : SIGTERM);
       if (console_reader.joinable()) {
         console_reader.join();  // it reaps the process
       } else {
@@ -526,6 +532,14 @@ HostLink::HostLink(HostLinkParams params, TesseraHostLinkBuild build)
       }
     }
     m.properties += std::string(",") + extra;
+  }
+  if (const char* ranks = getenv("TESSERA_RANKS"); ranks && *ranks && strcmp(ranks, "1") != 0) {
+    char* end = nullptr;
+    const unsigned long n = strtoul(ranks, &end, 10);
+    if (*end != '\0' || n < 1 || n > 65536) {
+      fail(std::string("TESSERA_RANKS=") + ranks + ": a number of QEMU processes, 1 or more");
+    }
+    m.ranks = std::to_string(n);
   }
   const char* qemu = getenv("TESSERA_QEMU");
   m.qemu = qemu && *qemu ? qemu : build.qemu;

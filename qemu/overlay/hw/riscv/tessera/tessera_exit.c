@@ -22,6 +22,7 @@ void tessera_run_ends(TesseraConsoleState *console, int code)
 {
     tessera_console_flush_lines(console);
     tessera_console_end_window(TESSERA_MACHINE(qdev_get_machine()));
+    tessera_mailbox_end_window(TESSERA_MACHINE(qdev_get_machine()));
     tessera_mailbox_run_ends();
     qemu_system_shutdown_request_with_code(
         code ? SHUTDOWN_CAUSE_GUEST_PANIC : SHUTDOWN_CAUSE_GUEST_SHUTDOWN,

@@ -257,11 +257,25 @@ static void tessera_mailbox_at_shutdown(Notifier *n, void *data)
     }
 }
 
-static bool tessera_mailbox_to_host(void *opaque, uint32_t src,
-                                    const uint8_t *msg, uint32_t flits,
-                                    uint64_t time)
+/*
+ * With windows, messages to the host wait for their window's end and then
+ * go out in order of (cycle they reach the host, thread, issue), all of
+ * them from rank 0, which holds the host link: as console lines do.
+ */
+typedef struct TesseraHostFrame {
+    uint64_t cycle;
+    uint32_t thread;
+    uint32_t seq;            /* issue order, for a thread's equal cycles */
+    uint32_t flits;
+    uint8_t data[TESSERA_BYTES_PER_SLOT];
+} TesseraHostFrame;
+
+static GArray *tessera_mailbox_to_host_pending; /* of TesseraHostFrame */
+
+static void tessera_mailbox_write_to_host(TesseraMailboxState *s,
+                                          uint32_t src, const uint8_t *msg,
+                                          uint32_t flits, uint64_t time)
 {
-    TesseraMailboxState *s = opaque;
     TesseraHostlinkHeader header = {
         .thread = src,
         .flits = flits,
@@ -274,11 +288,73 @@ static bool tessera_mailbox_to_host(void *opaque, uint32_t src,
                       "message to the host, but no host link is attached "
                       "(machine option hostlink=<chardev id>); dropped\n",
                       src);
-        return true;
+        return;
     }
     qemu_chr_fe_write_all(&s->hostlink, frame,
                           tessera_hostlink_encode(&header, msg, frame));
+}
+
+static bool tessera_mailbox_to_host(void *opaque, uint32_t src,
+                                    const uint8_t *msg, uint32_t flits,
+                                    uint64_t time)
+{
+    TesseraMailboxState *s = opaque;
+
+    if (s->machine->windows_on) {
+        TesseraHostFrame f = {
+            .cycle = time,
+            .thread = src,
+            .seq = tessera_mailbox_to_host_pending->len,
+            .flits = MIN(flits, TESSERA_MAX_FLITS),
+        };
+
+        memcpy(f.data, msg, f.flits * TESSERA_BYTES_PER_FLIT);
+        g_array_append_val(tessera_mailbox_to_host_pending, f);
+        return true;
+    }
+    tessera_mailbox_write_to_host(s, src, msg, flits, time);
     return true;
+}
+
+static int tessera_host_frame_order(gconstpointer a, gconstpointer b)
+{
+    const TesseraHostFrame *x = a, *y = b;
+
+    if (x->cycle != y->cycle) {
+        return x->cycle < y->cycle ? -1 : 1;
+    }
+    if (x->thread != y->thread) {
+        return x->thread < y->thread ? -1 : 1;
+    }
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+void tessera_mailbox_end_window(TesseraMachineState *m)
+{
+    TesseraMailboxState *s = tessera_mbox;
+    GArray *p = tessera_mailbox_to_host_pending;
+    g_autofree TesseraHostFrame *gathered = NULL;
+    TesseraHostFrame *all;
+    size_t n;
+
+    if (!s || !p) {
+        return;
+    }
+    all = (TesseraHostFrame *)p->data;
+    n = p->len;
+    if (m->ranks.count > 1) {
+        all = gathered = tessera_ranks_gather(m, p->data, n * sizeof(*all),
+                                              &n);
+        n /= sizeof(*all);
+    }
+    if (n != 0) { /* all may be NULL then, which qsort() must not get */
+        qsort(all, n, sizeof(*all), tessera_host_frame_order);
+    }
+    for (size_t i = 0; i < n; i++) {
+        tessera_mailbox_write_to_host(s, all[i].thread, all[i].data,
+                                      all[i].flits, all[i].cycle);
+    }
+    g_array_set_size(p, 0);
 }
 
 /*
@@ -294,6 +370,13 @@ static void tessera_mailbox_offer_from_host(TesseraMailboxState *s)
         return;
     }
     payload = tessera_hostlink_parser_frame(s->rx, &header);
+    /* The parser passes threads that exist only */
+    if (payload && !tessera_ranks_local_hart(
+                       s->machine,
+                       tessera_dense_index(&s->machine->shape, header.thread))) {
+        tessera_ranks_fail("the host link's messages to another rank's "
+                           "boards");
+    }
     if (payload && tessera_mailbox_inject(s->model, header.thread, payload,
                                           header.flits, 0)) {
         tessera_hostlink_parser_release(s->rx);
@@ -523,6 +606,8 @@ static void tessera_mailbox_realize(DeviceState *dev, Error **errp)
                                  true);
     }
     tessera_mbox = s;
+    tessera_mailbox_to_host_pending = g_array_new(false, false,
+                                                  sizeof(TesseraHostFrame));
     s->shutdown.notify = tessera_mailbox_at_shutdown;
     qemu_register_shutdown_notifier(&s->shutdown);
     /* On no bus, so not reset with the bus tree: reset with the machine */

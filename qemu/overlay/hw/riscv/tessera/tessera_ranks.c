@@ -152,10 +152,10 @@ void tessera_ranks_init(TesseraMachineState *s)
         tessera_ranks_refuse(rank, g_strdup_printf(
             "ranks=%u, but mpirun started %d processes", r->count, size));
     }
-    if (s->hostlink) {
-        tessera_ranks_refuse(rank, g_strdup_printf(
-            "ranks=%u: the host link does not work across ranks yet "
-            "(docs/ranks.md)", r->count));
+    if (s->hostlink && rank != 0) {
+        error_report("tessera: rank %d: hostlink= is rank 0's alone (the "
+                     "bridge board's; qemu-cmd.sh --ranks gives it so)", rank);
+        MPI_Abort(MPI_COMM_WORLD, 1);
     }
     /* Errors end every rank; the exit notifier says how */
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);

@@ -276,6 +276,7 @@ static bool tessera_windows_end_turns(TesseraMachineState *s)
 
     /* Every line of the windows since the last call is in */
     tessera_console_end_window(s);
+    tessera_mailbox_end_window(s);
     v = tessera_windows_vote(s, false, 0, false);
     tessera_windows_agree(s, &v);
     if (!v.pending) {

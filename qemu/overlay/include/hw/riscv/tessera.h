@@ -299,6 +299,8 @@ bool tessera_mailbox_host_may_send(TesseraMailboxState *s);
  * still run go on until QEMU stops them.
  */
 void tessera_mailbox_run_ends(void);
+/* With windows: the window's messages to the host go out (from rank 0). */
+void tessera_mailbox_end_window(TesseraMachineState *m);
 /* True if a frame from the host waits for room; *thread is its target. */
 bool tessera_mailbox_host_frame_held(TesseraMailboxState *s,
                                      uint32_t *thread);
