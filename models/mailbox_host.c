@@ -34,9 +34,9 @@ bool mbox_offer_to_host(TesseraMailbox *m, MboxMsg *msg)
     return true;
 }
 
-bool tessera_mailbox_inject(TesseraMailbox *m, uint32_t dest_thread_id,
-                            const uint8_t *msg, uint32_t flits,
-                            uint64_t time)
+static bool inject(TesseraMailbox *m, uint32_t dest_thread_id,
+                   const uint8_t *msg, uint32_t flits, uint64_t time,
+                   bool count)
 {
     uint32_t dest_hart;
     MboxMsg *rec;
@@ -62,11 +62,32 @@ bool tessera_mailbox_inject(TesseraMailbox *m, uint32_t dest_thread_id,
     rec->sent_at = time;
     rec->id = ++m->last_msg_id;
     memcpy(rec->data, msg, (size_t)flits * TESSERA_BYTES_PER_FLIT);
-    tessera_termdet_sent(m->td, TESSERA_TERMDET_HOST, time);
+    if (count) {
+        tessera_termdet_sent(m->td, TESSERA_TERMDET_HOST, time);
+    }
     mbox_trace_from_host(m, dest_hart, rec);
     mbox_enter_network(m, rec, time);
     tessera_termdet_process(m->td);
     return true;
+}
+
+bool tessera_mailbox_inject(TesseraMailbox *m, uint32_t dest_thread_id,
+                            const uint8_t *msg, uint32_t flits,
+                            uint64_t time)
+{
+    return inject(m, dest_thread_id, msg, flits, time, true);
+}
+
+void tessera_mailbox_host_sent(TesseraMailbox *m, uint64_t time)
+{
+    tessera_termdet_sent(m->td, TESSERA_TERMDET_HOST, time);
+}
+
+bool tessera_mailbox_inject_sent(TesseraMailbox *m, uint32_t dest_thread_id,
+                                 const uint8_t *msg, uint32_t flits,
+                                 uint64_t time)
+{
+    return inject(m, dest_thread_id, msg, flits, time, false);
 }
 
 bool tessera_mailbox_host_can_inject(TesseraMailbox *m,

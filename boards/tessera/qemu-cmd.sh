@@ -17,7 +17,8 @@
 #                   uses the TCP transport that runs between hosts (--mca btl tcp,self);
 #                   TESSERA_MPIRUN_ARGS adds mpirun options (a hostfile, say). The host's
 #                   ends are rank 0's alone (the bridge board's): the machine's hostlink=
-#                   property and QEMU's -S, -chardev, -mon, -monitor and -qmp; the other
+#                   property (also as -machine hostlink=X) and QEMU's -S, -chardev, -mon,
+#                   -monitor and -qmp; the other
 #                   ranks start at once and wait for rank 0 at their first window's end.
 #   none            boot no image (the tests of QEMU's own errors)
 set -euo pipefail
@@ -114,6 +115,8 @@ if [ "$ranks" -gt 1 ]; then
         case $1 in
         -S) shift ;;
         -chardev | -mon | -monitor | -qmp) shift; [ $# -eq 0 ] || shift ;;
+        -machine | -M)  # tessera-host's host link
+            if [[ ${2:-} == hostlink=* && ${2:-} != *,* ]]; then shift 2; else others_args+=("$1"); shift; fi ;;
         *) others_args+=("$1"); shift ;;
         esac
     done

@@ -564,3 +564,24 @@ def figures_runs(figures):
     total = sum(float(r["host_s"]) for r in rows)
     return md(["bench", "date", "commit", "host time", "load average at its start", "cores"],
               out) + f"\nIn all {num(total / 60, 1)} minutes of host time.\n"
+
+
+# -- ranks ---------------------------------------------------------------------------------------
+
+@table("ranks")
+def ranks(figures):
+    from ranks_report import projection  # the same figures as the bench's summary
+
+    rows = figures.rows("ranks.csv")
+    modes = {"off": "one process, windows off", "on": "shared memory", "tcp": "TCP"}
+    body = md(["app", "ranks", "how", "host s", "speed-up over one process with windows",
+               "windows", "host µs per window", "modelled cycles"],
+              [[r["app"], r["ranks"],
+                "one process, windows on" if r["ranks"] == "1" and r["mode"] == "on"
+                else modes[r["mode"]], num(r["host_s"], 2), f"{float(r['speedup']):.2f}x",
+                num(r["windows"]), r["host_us_per_window"] or "—", num(r["modelled_cycles"])]
+               for r in rows])
+    return body + "\n" + "\n".join(f"    {line}" for line in projection(rows)) + "\n" + source(
+        figures, "ranks", ["ranks.csv"], " GALS heat: 20,000 vertices, 20 steps, through "
+        "HostLink; idle: the `tinselIdle` loop; 3x2 boards, 6,144 threads; host s: the median of "
+        "three. Every ranked run's modelled figures equal one process's with windows.")

@@ -329,6 +329,16 @@ void tessera_mailbox_exchange_refill(TesseraMailbox *m, uint64_t at);
 bool tessera_mailbox_inject(TesseraMailbox *m, uint32_t dest_thread_id,
                             const uint8_t *msg, uint32_t flits,
                             uint64_t time);
+/* With windows the host's messages wait for the end of their window
+ * (QEMU: at rank 0, which holds the host link, then at their board's
+ * rank). The termination detector counts a message when the host sends it:
+ * tessera_mailbox_host_sent() then, and tessera_mailbox_inject_sent() to
+ * put it into the network later, as tessera_mailbox_inject() does but
+ * without counting it again. */
+void tessera_mailbox_host_sent(TesseraMailbox *m, uint64_t time);
+bool tessera_mailbox_inject_sent(TesseraMailbox *m, uint32_t dest_thread_id,
+                                 const uint8_t *msg, uint32_t flits,
+                                 uint64_t time);
 /* True if inject of a message of any length to dest_thread_id would be
  * taken now. False counts as a refusal for host->inject_ready. */
 bool tessera_mailbox_host_can_inject(TesseraMailbox *m,

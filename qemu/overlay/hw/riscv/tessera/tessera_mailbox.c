@@ -221,7 +221,8 @@ static void tessera_mailbox_trace_run_counts(TesseraMailboxState *s)
     TesseraMachineState *m = s->machine;
     uint64_t messages = tessera_mailbox_host_counts(s->model).sent;
 
-    if (!trace_event_get_state_backends(TRACE_TESSERA_RUN_COUNTS)) {
+    if (!trace_event_get_state_backends(TRACE_TESSERA_RUN_COUNTS) &&
+        !trace_event_get_state_backends(TRACE_TESSERA_RUN_WINDOWS)) {
         return;
     }
     for (uint32_t b = 0; b < m->boards_x * m->boards_y; b++) {
@@ -229,6 +230,7 @@ static void tessera_mailbox_trace_run_counts(TesseraMailboxState *s)
     }
     trace_tessera_run_counts(tessera_clocks_retired_total(m->time.clocks),
                              s->csr_ops, messages);
+    trace_tessera_run_windows(m->ranks.rank, m->windows.count);
 }
 
 void tessera_mailbox_run_ends(void)
@@ -358,6 +360,79 @@ void tessera_mailbox_end_window(TesseraMachineState *m)
 }
 
 /*
+ * With windows the host's messages, too, wait for the end of their window:
+ * rank 0, which holds the host link, keeps them (the termination detector
+ * counts them as they come); at the window's end every rank takes those for
+ * its boards, and each board's go into the network in order, at the
+ * window's end in modelled time. A board whose mailbox refuses one keeps
+ * it, and those after it, for a later window.
+ */
+typedef struct TesseraHostIn {
+    uint32_t thread;
+    uint32_t flits;
+    uint8_t data[TESSERA_BYTES_PER_SLOT];
+} TesseraHostIn;
+
+/* Frames rank 0 keeps in a window before it stops reading the link. */
+#define TESSERA_HOST_IN_MAX 256
+
+static GArray *tessera_host_in;      /* of TesseraHostIn: this window's */
+static GArray *tessera_host_waiting; /* for this rank's boards, refused */
+
+static void tessera_mailbox_offer_from_host(TesseraMailboxState *s);
+
+uint32_t tessera_mailbox_host_frames(void)
+{
+    return tessera_host_in ? tessera_host_in->len : 0;
+}
+
+bool tessera_mailbox_host_pending(void)
+{
+    return tessera_mailbox_host_frames() != 0 ||
+           (tessera_host_waiting && tessera_host_waiting->len != 0);
+}
+
+uint32_t tessera_mailbox_host_window(TesseraMachineState *m, uint64_t at,
+                                     uint32_t frames)
+{
+    TesseraMailboxState *s = tessera_mbox;
+    uint32_t per_board = tessera_threads_per_board(&m->shape);
+    g_autofree bool *blocked = g_new0(bool, m->boards_x * m->boards_y);
+    g_autofree TesseraHostIn *sent = NULL;
+    const TesseraHostIn *in = (const TesseraHostIn *)tessera_host_in->data;
+    uint32_t entered = 0;
+    guint kept = 0;
+
+    if (m->ranks.count > 1 && frames != 0) {
+        in = sent = tessera_ranks_bcast(m, tessera_host_in->data,
+                                        frames * sizeof(*in));
+    }
+    for (uint32_t i = 0; i < frames; i++) {
+        if (tessera_ranks_local_hart(m, tessera_dense_index(&m->shape,
+                                                            in[i].thread))) {
+            g_array_append_val(tessera_host_waiting, in[i]);
+        }
+    }
+    g_array_set_size(tessera_host_in, 0);
+    for (guint i = 0; i < tessera_host_waiting->len; i++) {
+        TesseraHostIn f = g_array_index(tessera_host_waiting, TesseraHostIn, i);
+        uint32_t board = tessera_dense_index(&m->shape, f.thread) / per_board;
+
+        if (blocked[board] ||
+            !tessera_mailbox_inject_sent(s->model, f.thread, f.data, f.flits,
+                                         at)) {
+            blocked[board] = true;
+            g_array_index(tessera_host_waiting, TesseraHostIn, kept++) = f;
+            continue;
+        }
+        entered++;
+    }
+    g_array_set_size(tessera_host_waiting, kept);
+    tessera_mailbox_offer_from_host(s); /* a frame the full window held */
+    return entered;
+}
+
+/*
  * Offers the frame from the host that the parser holds, if any; one the
  * network refuses stays held, and the chardev is not read meanwhile.
  */
@@ -370,12 +445,22 @@ static void tessera_mailbox_offer_from_host(TesseraMailboxState *s)
         return;
     }
     payload = tessera_hostlink_parser_frame(s->rx, &header);
-    /* The parser passes threads that exist only */
-    if (payload && !tessera_ranks_local_hart(
-                       s->machine,
-                       tessera_dense_index(&s->machine->shape, header.thread))) {
-        tessera_ranks_fail("the host link's messages to another rank's "
-                           "boards");
+    if (payload && s->machine->windows_on) {
+        TesseraHostIn in = {
+            .thread = header.thread, /* the parser passes threads that exist */
+            .flits = MIN(header.flits, TESSERA_MAX_FLITS),
+        };
+
+        if (tessera_host_in->len >= TESSERA_HOST_IN_MAX) {
+            return; /* held until the window ends */
+        }
+        memcpy(in.data, payload, in.flits * TESSERA_BYTES_PER_FLIT);
+        g_array_append_val(tessera_host_in, in);
+        tessera_mailbox_host_sent(s->model, 0);
+        tessera_hostlink_parser_release(s->rx);
+        qemu_chr_fe_accept_input(&s->hostlink);
+        tessera_windows_host_news(s->machine);
+        return;
     }
     if (payload && tessera_mailbox_inject(s->model, header.thread, payload,
                                           header.flits, 0)) {
@@ -523,6 +608,7 @@ static void tessera_mailbox_receive(void *opaque, const uint8_t *buf,
         } else if (event == TESSERA_HOSTLINK_END_OF_INPUT_FRAME) {
             trace_tessera_mbox_host_finished();
             s->host_finished = true;
+            tessera_windows_host_news(s->machine);
         } else if (event != TESSERA_HOSTLINK_NEED_MORE) {
             tessera_hostlink_describe(event, &header, why, sizeof(why));
             error_report("tessera host link: %s", why);
@@ -539,6 +625,7 @@ static void tessera_mailbox_chr_event(void *opaque, QEMUChrEvent event)
     } else if (event == CHR_EVENT_CLOSED) {
         trace_tessera_mbox_host_closed();
         s->host_closed = true;
+        tessera_windows_host_news(s->machine);
     }
 }
 
@@ -608,6 +695,8 @@ static void tessera_mailbox_realize(DeviceState *dev, Error **errp)
     tessera_mbox = s;
     tessera_mailbox_to_host_pending = g_array_new(false, false,
                                                   sizeof(TesseraHostFrame));
+    tessera_host_in = g_array_new(false, false, sizeof(TesseraHostIn));
+    tessera_host_waiting = g_array_new(false, false, sizeof(TesseraHostIn));
     s->shutdown.notify = tessera_mailbox_at_shutdown;
     qemu_register_shutdown_notifier(&s->shutdown);
     /* On no bus, so not reset with the bus tree: reset with the machine */

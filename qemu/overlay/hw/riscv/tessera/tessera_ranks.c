@@ -419,6 +419,23 @@ void *tessera_ranks_gather(TesseraMachineState *s, const void *data,
     return all;
 }
 
+void *tessera_ranks_bcast(TesseraMachineState *s, const void *data,
+                          size_t bytes)
+{
+    void *copy = g_malloc(MAX(bytes, 1));
+
+    if (bytes > INT_MAX) {
+        error_report("tessera: rank %u: more than 2 GiB to broadcast",
+                     s->ranks.rank);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    if (s->ranks.rank == 0 && bytes) {
+        memcpy(copy, data, bytes);
+    }
+    MPI_Bcast(copy, bytes, MPI_BYTE, 0, MPI_COMM_WORLD);
+    return copy;
+}
+
 /* ---- what decides the next window ------------------------------------- */
 
 void tessera_ranks_agree(TesseraMachineState *s, TesseraWindowVote *v)
@@ -451,6 +468,8 @@ void tessera_ranks_agree(TesseraMachineState *s, TesseraWindowVote *v)
             sum.exit_code = o->exit_code;
         }
         sum.checked_in += o->checked_in;
+        sum.host_frames += o->host_frames;
+        sum.host_may_send |= o->host_may_send;
         if (o->fail_at < sum.fail_at ||
             (o->fail_at == sum.fail_at && o->fail_hart < sum.fail_hart)) {
             sum.fail_at = o->fail_at;

@@ -125,10 +125,21 @@ bool tessera_windows_pending(TesseraMachineState *s)
            (w->num_held != 0 || w->exit_at != UINT64_MAX ||
             (w->on &&
              (tessera_mailbox_outbox_count(s->mailbox->model) != 0 ||
+              tessera_mailbox_host_pending() ||
               tessera_mailbox_idle_window_pending(s->mailbox->model) ||
               tessera_barrier_ctl_posted(s->barrier_ctl->model) != 0 ||
               tessera_sysinfo_check_ins(s->sysinfo->model) ==
                   s->num_harts)));
+}
+
+void tessera_windows_host_news(TesseraMachineState *s)
+{
+    if (!s->windows.on) {
+        return;
+    }
+    s->windows.stalled = false;
+    s->ranks.quiet = false;
+    qemu_cpu_kick(first_cpu); /* the round-robin thread: all idle again */
 }
 
 void tessera_windows_post_exit(TesseraMachineState *s, uint32_t hart,
@@ -182,6 +193,8 @@ static TesseraWindowVote tessera_windows_vote(TesseraMachineState *s,
         .fail_at = w->fail_at,
         .fail_hart = w->fail_hart,
         .fail_code = w->fail_code,
+        .host_frames = tessera_mailbox_host_frames(),
+        .host_may_send = tessera_mailbox_host_may_send(s->mailbox),
     };
     unsigned long hart;
 
@@ -204,16 +217,18 @@ static void tessera_windows_agree(TesseraMachineState *s, TesseraWindowVote *v)
  * The window ends: messages between boards, then the next window, or the
  * end of the run. Returns what the exchange moved here.
  */
-static uint32_t tessera_windows_next(TesseraMachineState *s)
+static uint32_t tessera_windows_next(TesseraMachineState *s,
+                                     uint32_t host_frames)
 {
     TesseraWindows *w = &s->windows;
     TesseraWindowVote v;
-    uint32_t exchanged, commands, heard;
+    uint32_t exchanged, commands, injected, heard;
 
     /* The first group runs first: the exchange's wakes of others wait */
     w->active = 0;
     exchanged = tessera_ranks_exchange(s, w->end);
     commands = tessera_barrier_ctl_exchange(s->barrier_ctl->model, w->end);
+    injected = tessera_mailbox_host_window(s, w->end, host_frames);
     heard = tessera_ranks_idle_window(s);
     w->end += w->length;
     w->count++;
@@ -240,7 +255,7 @@ static uint32_t tessera_windows_next(TesseraMachineState *s)
         w->end = (v.earliest / w->length + 1) * w->length;
     }
     trace_tessera_window_end(w->count, exchanged, w->end);
-    return exchanged + commands + heard;
+    return exchanged + commands + injected + heard;
 }
 
 /* Lets the running group's held harts go on up to the window's end. */
@@ -280,6 +295,15 @@ static bool tessera_windows_end_turns(TesseraMachineState *s)
     v = tessera_windows_vote(s, false, 0, false);
     tessera_windows_agree(s, &v);
     if (!v.pending) {
+        if (s->ranks.count > 1 && v.host_may_send) {
+            /*
+             * Only the host can move the machine: rank 0 waits for its
+             * link (tessera_windows_host_news), the others for rank 0, in
+             * their next vote.
+             */
+            s->ranks.quiet = s->ranks.rank == 0;
+            return false;
+        }
         /* With ranks: nothing anywhere; deadlock detection may look */
         if (s->ranks.count > 1) {
             tessera_deadlock_gather(s);
@@ -293,7 +317,7 @@ static bool tessera_windows_end_turns(TesseraMachineState *s)
         if (w->active + 1 < w->groups) {
             w->active++;
         } else {
-            moved = tessera_windows_next(s);
+            moved = tessera_windows_next(s, v.host_frames);
             if (w->ended) {
                 return false;
             }

@@ -120,6 +120,8 @@ typedef struct TesseraWindowVote {
     uint64_t fail_at;        /* the earliest non-zero check-in status */
     uint64_t fail_hart;
     uint64_t fail_code;
+    uint64_t host_frames;    /* the host's messages rank 0 holds */
+    uint64_t host_may_send;  /* the host link is open (rank 0) */
 } TesseraWindowVote;
 
 struct TesseraMachineState {
@@ -301,6 +303,14 @@ bool tessera_mailbox_host_may_send(TesseraMailboxState *s);
 void tessera_mailbox_run_ends(void);
 /* With windows: the window's messages to the host go out (from rank 0). */
 void tessera_mailbox_end_window(TesseraMachineState *m);
+/* With windows: the host's messages of this window (rank 0 keeps them),
+ * whether any wait here, and at the window's end (modelled time `at`,
+ * `frames` of them on rank 0, as every rank agreed) those for this rank's
+ * boards into the network. Returns how many entered. */
+uint32_t tessera_mailbox_host_frames(void);
+bool tessera_mailbox_host_pending(void);
+uint32_t tessera_mailbox_host_window(TesseraMachineState *m, uint64_t at,
+                                     uint32_t frames);
 /* True if a frame from the host waits for room; *thread is its target. */
 bool tessera_mailbox_host_frame_held(TesseraMailboxState *s,
                                      uint32_t *thread);
@@ -343,6 +353,9 @@ bool tessera_windows_hold(TesseraMachineState *s, uint32_t hart,
 bool tessera_windows_defer_wake(TesseraMachineState *s, uint32_t hart);
 /* A window has yet to end: held harts or messages between boards. */
 bool tessera_windows_pending(TesseraMachineState *s);
+/* The host link sent, finished or closed: a machine stopped for want of
+ * work looks again. */
+void tessera_windows_host_news(TesseraMachineState *s);
 /*
  * With windows, an exit (END_RUN) written by `hart` at `cycle` ends the run
  * at the end of the window, with the earliest exit of that window: what
@@ -377,6 +390,9 @@ uint32_t tessera_ranks_idle_window(TesseraMachineState *s);
  * it); other ranks get NULL and *total 0. */
 void *tessera_ranks_gather(TesseraMachineState *s, const void *data,
                            size_t bytes, size_t *total);
+/* Rank 0's `bytes` at `data`, on every rank (g_free the copy). */
+void *tessera_ranks_bcast(TesseraMachineState *s, const void *data,
+                          size_t bytes);
 /* Combines every rank's vote into *v (nothing to do with one rank). */
 void tessera_ranks_agree(TesseraMachineState *s, TesseraWindowVote *v);
 /* With several ranks: `what` cannot run across them yet; ends every rank
