@@ -77,6 +77,9 @@ struct TesseraBarrierCtl {
     uint32_t num_free;
     BarrierPost *posts; /* windows: waiting for an exchange, one per hart */
     uint32_t num_posts;
+    /* Windows: posted here since tessera_barrier_ctl_fresh() last looked */
+    TesseraBarrierCtlPost *fresh;
+    uint32_t num_fresh;
 };
 
 /* The slot of a small host's table that holds uid (a registered count or an
@@ -190,6 +193,7 @@ static void barrier_power_on(TesseraBarrierCtl *b)
     memset(b->episodes, 0, b->max_open * sizeof(*b->episodes));
     b->num_free = b->max_open;
     b->num_posts = 0;
+    b->num_fresh = 0;
     for (uint32_t i = 0; i < b->max_open; i++) {
         /* Lowest index on top: episodes are handed out in order. */
         b->free_episodes[i] = (uint16_t)(b->max_open - 1 - i);
@@ -227,6 +231,7 @@ TesseraBarrierCtl *tessera_barrier_ctl_new(const TesseraBarrierCtlConfig *cfg,
     b->free_episodes = calloc(b->max_open, sizeof(*b->free_episodes));
     if (cfg->windows) {
         b->posts = calloc(num_harts, sizeof(*b->posts));
+        b->fresh = calloc(num_harts, sizeof(*b->fresh));
     }
     if (cfg->uid_slots == 0) {
         b->registered = calloc(BARRIER_UIDS, sizeof(*b->registered));
@@ -235,7 +240,7 @@ TesseraBarrierCtl *tessera_barrier_ctl_new(const TesseraBarrierCtlConfig *cfg,
         b->uids = calloc(cfg->uid_slots, sizeof(*b->uids));
     }
     if (b->harts == NULL || b->episodes == NULL || b->free_episodes == NULL ||
-        (cfg->windows && b->posts == NULL) ||
+        (cfg->windows && (b->posts == NULL || b->fresh == NULL)) ||
         (cfg->uid_slots == 0 ? b->registered == NULL || b->episode_of == NULL
                              : b->uids == NULL)) {
         tessera_barrier_ctl_free(b);
@@ -257,6 +262,7 @@ void tessera_barrier_ctl_free(TesseraBarrierCtl *b)
     free(b->episodes);
     free(b->free_episodes);
     free(b->posts);
+    free(b->fresh);
     free(b);
 }
 
@@ -528,12 +534,22 @@ static TesseraAccess barrier_post(TesseraBarrierCtl *b, uint32_t h,
                                   uint32_t csr, uint32_t value, uint64_t now)
 {
     BarrierHart *p = &b->harts[h];
+    uint64_t arrival = now + tessera_barrier_ctl_latency(b, h);
 
-    /* Room for one per hart: a hart's command is on its way once at most */
+    /* Room for one per hart: a hart's command is on its way once at most;
+     * fresh ones are a subset of those */
     b->posts[b->num_posts++] = (BarrierPost){
-        .arrival = now + tessera_barrier_ctl_latency(b, h),
+        .arrival = arrival,
         .now = now,
         .hart = h,
+    };
+    b->fresh[b->num_fresh++] = (TesseraBarrierCtlPost){
+        .arrival = arrival,
+        .now = now,
+        .hart = h,
+        .csr = csr,
+        .value = value,
+        .idle = p->state == BARRIER_HART_IDLE,
     };
     p->post = BARRIER_POST_WAITING;
     p->post_csr = csr;
@@ -582,6 +598,47 @@ TesseraAccess tessera_barrier_ctl_csr(TesseraBarrierCtl *b,
     return barrier_post(b, hart_index, csr, value, now);
 }
 
+size_t tessera_barrier_ctl_fresh(TesseraBarrierCtl *b,
+                                 const TesseraBarrierCtlPost **posts)
+{
+    size_t n = b->cfg.windows ? b->num_fresh : 0;
+
+    *posts = b->fresh;
+    b->num_fresh = 0;
+    return n;
+}
+
+bool tessera_barrier_ctl_post_remote(TesseraBarrierCtl *b,
+                                     const TesseraBarrierCtlPost *post)
+{
+    BarrierHart *p;
+
+    if (!b->cfg.windows || post->hart >= b->num_harts ||
+        (post->csr != TESSERA_CSR_BARRIER_COUNT &&
+         post->csr != TESSERA_CSR_BARRIER_ENTER) ||
+        post->now > UINT64_MAX - tessera_barrier_ctl_latency(b, post->hart) ||
+        post->arrival != post->now + tessera_barrier_ctl_latency(b, post->hart)) {
+        return false;
+    }
+    p = &b->harts[post->hart];
+    if (p->post == BARRIER_POST_WAITING || post->idle > 1 ||
+        (post->idle && p->state == BARRIER_HART_WAITING)) {
+        return false;
+    }
+    if (post->idle && p->state == BARRIER_HART_RELEASED) {
+        p->state = BARRIER_HART_IDLE; /* it took its release at home */
+    }
+    b->posts[b->num_posts++] = (BarrierPost){
+        .arrival = post->arrival,
+        .now = post->now,
+        .hart = post->hart,
+    };
+    p->post = BARRIER_POST_WAITING;
+    p->post_csr = post->csr;
+    p->post_value = post->value;
+    return true;
+}
+
 uint32_t tessera_barrier_ctl_posted(const TesseraBarrierCtl *b)
 {
     return b->num_posts;
@@ -602,6 +659,9 @@ uint32_t tessera_barrier_ctl_exchange(TesseraBarrierCtl *b, uint64_t until)
 {
     uint32_t n = b->num_posts, done = 0, kept = 0, i;
 
+    /* Fresh ones are for the processes' exchange before this one: a hart
+     * posts once at most between two exchanges, so they fit */
+    b->num_fresh = 0;
     if (n > 1) {
         qsort(b->posts, n, sizeof(*b->posts), barrier_post_order);
     }

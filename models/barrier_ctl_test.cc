@@ -398,6 +398,98 @@ TEST(BarrierCtlModel, WaitsAreReportedAndResetClearsEverything) {
   tessera_waits_free(waits);
 }
 
+// Over several processes: one controller, and two copies that each see their own harts'
+// commands and take the other's at each exchange (tessera_barrier_ctl_fresh / _post_remote).
+// Random episodes, counts and re-entries: every answer from a hart's own copy equals the one
+// controller's, and so does every episode's state, after every exchange.
+TEST(BarrierCtlRanks, CopiesThatTakeEachOthersCommandsAgreeWithOne) {
+  constexpr TesseraShape kTwoBoards{2, 1, 2, 2, 1, 2};  // 16 harts, 8 a board
+  for (uint32_t seed = 1; seed <= 30; seed++) {
+    std::mt19937 rng(seed);
+    Ctl one(kTwoBoards, 4, 150, 0, 0, nullptr, 0, true);
+    Ctl a(kTwoBoards, 4, 150, 0, 0, nullptr, 0, true),
+        b(kTwoBoards, 4, 150, 0, 0, nullptr, 0, true);
+    auto copy = [&](uint32_t hart) -> Ctl& { return hart < 8 ? a : b; };
+    std::vector<uint64_t> now(16, 0);
+    std::vector<uint32_t> uid_of(16, 0);
+    uint64_t window = 0;
+    for (int w = 0; w < 40; w++) {
+      window += 300;
+      for (int op = 0; op < 10; op++) {
+        const uint32_t h = rng() % 16;
+        now[h] = std::max(now[h], window - 300) + rng() % 100;
+        const uint32_t uid = rng() % 3;
+        const bool count = rng() % 5 == 0;
+        const bool again = rng() % 3 == 0;  // the entry it made, or a new one
+        const uint32_t u = again ? uid_of[h] : uid;
+        const uint32_t value = TESSERA_BARRIER_VALUE(u, count ? 1 + rng() % 4 : 2 + rng() % 3);
+        const uint32_t csr = count ? TESSERA_CSR_BARRIER_COUNT : TESSERA_CSR_BARRIER_ENTER;
+        const Ctl::Answer x = one.Csr(h, csr, value, now[h]);
+        const Ctl::Answer y = copy(h).Csr(h, csr, value, now[h]);
+        ASSERT_EQ(x.result, y.result) << "seed " << seed << " hart " << h;
+        ASSERT_EQ(x.value, y.value) << "seed " << seed << " hart " << h;
+        ASSERT_EQ(x.resume_at, y.resume_at) << "seed " << seed << " hart " << h;
+        if (!count) uid_of[h] = u;
+        if (x.result == TESSERA_ACCESS_DONE) now[h] = std::max(now[h], x.resume_at);
+      }
+      auto fresh = [](Ctl& c) {
+        const TesseraBarrierCtlPost* p = nullptr;
+        const size_t n = tessera_barrier_ctl_fresh(c.get(), &p);
+        return std::vector<TesseraBarrierCtlPost>(p, p + n);
+      };
+      const std::vector<TesseraBarrierCtlPost> from_a = fresh(a), from_b = fresh(b);
+      for (const TesseraBarrierCtlPost& p : from_b) {
+        ASSERT_TRUE(tessera_barrier_ctl_post_remote(a.get(), &p)) << "seed " << seed;
+      }
+      for (const TesseraBarrierCtlPost& p : from_a) {
+        ASSERT_TRUE(tessera_barrier_ctl_post_remote(b.get(), &p)) << "seed " << seed;
+        ASSERT_FALSE(tessera_barrier_ctl_post_remote(b.get(), &p)) << "twice on its way";
+      }
+      const uint32_t done = tessera_barrier_ctl_exchange(one.get(), window);
+      ASSERT_EQ(tessera_barrier_ctl_exchange(a.get(), window), done) << "seed " << seed;
+      ASSERT_EQ(tessera_barrier_ctl_exchange(b.get(), window), done) << "seed " << seed;
+      for (uint32_t uid = 0; uid < 3; uid++) {
+        uint32_t c1 = 0, ca = 0, cb = 0;
+        const uint32_t n1 = tessera_barrier_ctl_arrived(one.get(), uid, &c1);
+        ASSERT_EQ(tessera_barrier_ctl_arrived(a.get(), uid, &ca), n1) << "seed " << seed;
+        ASSERT_EQ(tessera_barrier_ctl_arrived(b.get(), uid, &cb), n1) << "seed " << seed;
+        ASSERT_EQ(ca, c1);
+        ASSERT_EQ(cb, c1);
+      }
+    }
+  }
+}
+
+TEST(BarrierCtlRanks, ACommandNoHartCouldHavePostedIsRefused) {
+  Ctl c(kFourTiles, 4, 150, 0, 0, nullptr, 0, true);
+  TesseraBarrierCtlPost p{};
+  p.hart = 1;
+  p.csr = TESSERA_CSR_BARRIER_ENTER;
+  p.value = TESSERA_BARRIER_VALUE(3, 2);
+  p.now = 10;
+  p.arrival = 10 + tessera_barrier_ctl_latency(c.get(), 1);
+  p.idle = 1;
+  TesseraBarrierCtlPost bad = p;
+  bad.hart = 4;  // no such hart
+  EXPECT_FALSE(tessera_barrier_ctl_post_remote(c.get(), &bad));
+  bad = p;
+  bad.csr = TESSERA_CSR_SEND;
+  EXPECT_FALSE(tessera_barrier_ctl_post_remote(c.get(), &bad));
+  bad = p;
+  bad.arrival += 1;  // not its latency
+  EXPECT_FALSE(tessera_barrier_ctl_post_remote(c.get(), &bad));
+  bad = p;
+  bad.idle = 2;
+  EXPECT_FALSE(tessera_barrier_ctl_post_remote(c.get(), &bad));
+  EXPECT_TRUE(tessera_barrier_ctl_post_remote(c.get(), &p));
+  EXPECT_FALSE(tessera_barrier_ctl_post_remote(c.get(), &p));  // already on its way
+  // Without windows there is no exchange to take it.
+  Ctl plain(kFourTiles);
+  EXPECT_FALSE(tessera_barrier_ctl_post_remote(plain.get(), &p));
+  const TesseraBarrierCtlPost* none = nullptr;
+  EXPECT_EQ(tessera_barrier_ctl_fresh(plain.get(), &none), 0u);
+}
+
 }  // namespace
 
 // A dev board's controller (docs/boards.md): a table of a few uids instead of tables over all

@@ -138,6 +138,37 @@ uint32_t tessera_barrier_ctl_posted(const TesseraBarrierCtl *b);
  * `until`). Returns how many. */
 uint32_t tessera_barrier_ctl_exchange(TesseraBarrierCtl *b, uint64_t until);
 
+/*
+ * With windows, over several processes (docs/ranks.md): every process keeps
+ * a copy of the controller; before each exchange it hands the commands its
+ * own harts posted since the last one to every other, and each copy takes
+ * them all (tessera_barrier_ctl_post_remote), so every copy carries out the
+ * same commands in the same order, and agrees. Each process wakes and logs
+ * only its own harts (its host's wake and log see every hart's).
+ */
+typedef struct TesseraBarrierCtlPost {
+    uint64_t arrival;   /* at the controller */
+    uint64_t now;       /* when its hart issued it */
+    uint32_t hart;
+    uint32_t csr;
+    uint32_t value;
+    /* Its hart had no entry outstanding: a hart takes its release (its
+     * ENTER completes) in its own process alone, and the others learn of it
+     * here. */
+    uint32_t idle;
+} TesseraBarrierCtlPost;
+
+/* The commands posted here since the last call or exchange (valid until
+ * the next call into the model), then forgotten as such. */
+size_t tessera_barrier_ctl_fresh(TesseraBarrierCtl *b,
+                                 const TesseraBarrierCtlPost **posts);
+/* Another process's command. False, changing nothing, without windows, for
+ * no such hart, a CSR other than the two, a hart whose command is already
+ * on its way, or an arrival that does not follow from `now` and the hart's
+ * latency. */
+bool tessera_barrier_ctl_post_remote(TesseraBarrierCtl *b,
+                                     const TesseraBarrierCtlPost *post);
+
 /* Arrivals so far in uid's open episode, and its count; 0 and 0 if the uid
  * is not open. */
 uint32_t tessera_barrier_ctl_arrived(const TesseraBarrierCtl *b, uint32_t uid,

@@ -31,7 +31,10 @@ static void tessera_barrier_ctl_wake(void *opaque, uint32_t hart)
 {
     TesseraBarrierCtlState *s = opaque;
 
-    tessera_machine_wake(s->machine, hart);
+    /* Over ranks every copy of the controller answers every hart */
+    if (tessera_ranks_local_hart(s->machine, hart)) {
+        tessera_machine_wake(s->machine, hart);
+    }
 }
 
 /* One command of the log, whole, as a line. */
@@ -42,6 +45,9 @@ static void tessera_barrier_ctl_log(void *opaque, uint32_t hart,
     char buf[TESSERA_BARRIER_CTL_LINE_MAX + 1];
     int len = snprintf(buf, sizeof(buf), "%s\n", line);
 
+    if (!tessera_ranks_local_hart(s->machine, hart)) {
+        return; /* its own rank logs it */
+    }
     if (qemu_chr_fe_backend_connected(&s->log)) {
         qemu_chr_fe_write_all(&s->log, (const uint8_t *)buf,
                               MIN(len, (int)sizeof(buf) - 1));
@@ -66,7 +72,6 @@ static RISCVException tessera_barrier_ctl_op(CPURISCVState *env, int csrno,
     if (ret_value) {
         *ret_value = 0;
     }
-    tessera_ranks_fail("the counting barrier controller");
     /* Both CSRs act on a write; a plain read (csrr) does nothing. */
     if (write_mask == 0) {
         return RISCV_EXCP_NONE;

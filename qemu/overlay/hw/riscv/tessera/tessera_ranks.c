@@ -9,6 +9,8 @@
  *     admission frees at their board's egress (the mailbox model's
  *     exchange over several processes, models/mailbox_net.c), with
  *     MPI_Alltoallv;
+ *   - the barrier controller's commands, with MPI_Allgatherv: every rank
+ *     keeps a copy of the controller and gives it every rank's commands;
  *   - what the termination detector's boards tell its master (returned
  *     tokens, guest events), with MPI_Allgather and MPI_Allgatherv: every
  *     rank keeps a copy of the master and applies the same news to it;
@@ -30,6 +32,7 @@
 #include "system/system.h"
 #include "system/cpu-timers.h"
 #include "hw/riscv/tessera.h"
+#include "tessera/models/barrier_ctl.h"
 #include "tessera/models/mailbox.h"
 #include "trace.h"
 
@@ -303,6 +306,75 @@ uint32_t tessera_ranks_exchange(TesseraMachineState *s, uint64_t at)
     }
     trace_tessera_ranks_exchange(r->rank, at, entered);
     return entered;
+}
+
+/*
+ * Every rank's `n` records of `size` bytes, in rank order (g_free the
+ * result; *total of them); *mine is where this rank's begin.
+ */
+static void *tessera_ranks_allgatherv(TesseraRanks *r, const void *records,
+                                      size_t n, size_t size, size_t *total,
+                                      size_t *mine)
+{
+    g_autofree int *counts = g_new(int, r->count);
+    g_autofree int *displs = g_new(int, r->count);
+    int bytes;
+    size_t sum = 0;
+    uint8_t *all;
+
+    if (n > INT_MAX / size) {
+        error_report("tessera: rank %u: more than 2 GiB for one window",
+                     r->rank);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    bytes = n * size;
+    MPI_Allgather(&bytes, 1, MPI_INT, counts, 1, MPI_INT, MPI_COMM_WORLD);
+    for (uint32_t i = 0; i < r->count; i++) {
+        if (counts[i] < 0 || counts[i] % size != 0 ||
+            (size_t)counts[i] > INT_MAX - sum) {
+            error_report("tessera: rank %u: rank %u sent %d bytes, not whole "
+                         "records", r->rank, i, counts[i]);
+            MPI_Abort(MPI_COMM_WORLD, 1);
+        }
+        displs[i] = sum;
+        sum += counts[i];
+    }
+    all = g_malloc(MAX(sum, 1));
+    if (sum != 0) {
+        MPI_Allgatherv(records, bytes, MPI_BYTE, all, counts, displs,
+                       MPI_BYTE, MPI_COMM_WORLD);
+    }
+    *total = sum / size;
+    *mine = displs[r->rank] / size;
+    return all;
+}
+
+/* ---- the barrier controller's window ---------------------------------- */
+
+uint32_t tessera_ranks_barrier_exchange(TesseraMachineState *s, uint64_t at)
+{
+    TesseraRanks *r = &s->ranks;
+    TesseraBarrierCtl *b = s->barrier_ctl->model;
+    const TesseraBarrierCtlPost *fresh;
+    g_autofree TesseraBarrierCtlPost *all = NULL;
+    size_t n, total, mine;
+
+    n = tessera_barrier_ctl_fresh(b, &fresh);
+    if (r->count > 1) {
+        /* Every rank's copy of the controller takes every rank's commands */
+        all = tessera_ranks_allgatherv(r, fresh, n, sizeof(*fresh), &total,
+                                       &mine);
+        for (size_t i = 0; i < total; i++) {
+            if ((i < mine || i >= mine + n) &&
+                !tessera_barrier_ctl_post_remote(b, &all[i])) {
+                error_report("tessera: rank %u: a barrier command from "
+                             "another rank that no hart could have posted",
+                             r->rank);
+                MPI_Abort(MPI_COMM_WORLD, 1);
+            }
+        }
+    }
+    return tessera_barrier_ctl_exchange(b, at);
 }
 
 /* ---- the termination detector's window ------------------------------- */

@@ -227,7 +227,7 @@ static uint32_t tessera_windows_next(TesseraMachineState *s,
     /* The first group runs first: the exchange's wakes of others wait */
     w->active = 0;
     exchanged = tessera_ranks_exchange(s, w->end);
-    commands = tessera_barrier_ctl_exchange(s->barrier_ctl->model, w->end);
+    commands = tessera_ranks_barrier_exchange(s, w->end);
     injected = tessera_mailbox_host_window(s, w->end, host_frames);
     heard = tessera_ranks_idle_window(s);
     w->end += w->length;

@@ -386,6 +386,9 @@ uint32_t tessera_ranks_exchange(TesseraMachineState *s, uint64_t at);
  * "time windows") and decides alike on every rank. Returns how much it
  * heard: 0 when nothing changed. */
 uint32_t tessera_ranks_idle_window(TesseraMachineState *s);
+/* The barrier controller's commands of the window, carried out alike on
+ * every rank (barrier_ctl.h). Returns how many. */
+uint32_t tessera_ranks_barrier_exchange(TesseraMachineState *s, uint64_t at);
 /* Gathers every rank's `bytes` into rank 0's result (*total bytes; g_free
  * it); other ranks get NULL and *total 0. */
 void *tessera_ranks_gather(TesseraMachineState *s, const void *data,
