@@ -16,6 +16,15 @@ typedef struct OcbusWaiter {
     uint64_t at;
 } OcbusWaiter;
 
+/* Windows: harts whose drive changed this window, and when lines were
+ * clamped and released in it. */
+typedef struct OcbusWindow {
+    TesseraOcbusTimes times;
+    uint32_t num_drives;
+    TesseraOcbusDrive *drives;
+    uint32_t *drive_of;      /* per hart: index + 1 into drives, 0: none */
+} OcbusWindow;
+
 struct TesseraOcbus {
     TesseraOcbusConfig cfg;
     TesseraOcbusHost host;
@@ -31,6 +40,7 @@ struct TesseraOcbus {
     OcbusWaiter *waiters;    /* per hart */
     uint32_t *blocked;       /* harts blocked and not yet satisfied */
     uint32_t num_blocked;
+    OcbusWindow *win;        /* windows only: a dev board has no room */
 };
 
 static uint64_t ocbus_max(uint64_t a, uint64_t b)
@@ -51,6 +61,24 @@ static uint64_t ocbus_settled(const TesseraOcbus *b, uint32_t mask)
     return at;
 }
 
+/* Windows: nothing driven yet in the window. */
+static void ocbus_window_clear(TesseraOcbus *b)
+{
+    OcbusWindow *w = b->win;
+
+    if (w == NULL) {
+        return;
+    }
+    for (uint32_t i = 0; i < w->num_drives; i++) {
+        w->drive_of[w->drives[i].hart] = 0;
+    }
+    w->num_drives = 0;
+    for (uint32_t i = 0; i < TESSERA_OCBUS_MAX_LINES; i++) {
+        w->times.clamped_at[i] = UINT64_MAX;
+        w->times.released_at[i] = 0;
+    }
+}
+
 static void ocbus_power_on(TesseraOcbus *b)
 {
     /* Every hart's output resets to 0: every line clamped (docs/ocbus.md) */
@@ -63,6 +91,7 @@ static void ocbus_power_on(TesseraOcbus *b)
     memset(b->local, 0, b->cfg.num_harts);
     memset(b->waiters, 0, b->cfg.num_harts * sizeof(*b->waiters));
     b->num_blocked = 0;
+    ocbus_window_clear(b);
 }
 
 TesseraOcbus *tessera_ocbus_new(const TesseraOcbusConfig *cfg,
@@ -85,7 +114,17 @@ TesseraOcbus *tessera_ocbus_new(const TesseraOcbusConfig *cfg,
     b->local = malloc(cfg->num_harts);
     b->waiters = calloc(cfg->num_harts, sizeof(*b->waiters));
     b->blocked = calloc(cfg->num_harts, sizeof(*b->blocked));
-    if (b->local == NULL || b->waiters == NULL || b->blocked == NULL) {
+    if (cfg->windows) {
+        b->win = calloc(1, sizeof(*b->win));
+        if (b->win != NULL) {
+            b->win->drives = calloc(cfg->num_harts, sizeof(*b->win->drives));
+            b->win->drive_of = calloc(cfg->num_harts,
+                                      sizeof(*b->win->drive_of));
+        }
+    }
+    if (b->local == NULL || b->waiters == NULL || b->blocked == NULL ||
+        (cfg->windows && (b->win == NULL || b->win->drives == NULL ||
+                          b->win->drive_of == NULL))) {
         tessera_ocbus_free(b);
         return NULL;
     }
@@ -101,6 +140,11 @@ void tessera_ocbus_free(TesseraOcbus *b)
     free(b->local);
     free(b->waiters);
     free(b->blocked);
+    if (b->win != NULL) {
+        free(b->win->drives);
+        free(b->win->drive_of);
+        free(b->win);
+    }
     free(b);
 }
 
@@ -160,6 +204,46 @@ static void ocbus_wake_satisfied(TesseraOcbus *b)
     }
 }
 
+/* Hart h drives `local`: the clamp counts follow. */
+static void ocbus_drive(TesseraOcbus *b, uint32_t h, uint32_t local)
+{
+    uint32_t old = b->local[h];
+
+    b->local[h] = (uint8_t)local;
+    for (uint32_t i = 0; i < b->cfg.lines; i++) {
+        uint32_t bit = 1u << i;
+
+        if ((old & bit) && !(local & bit)) {
+            b->clamps[i]++;
+        } else if (!(old & bit) && (local & bit)) {
+            b->clamps[i]--;
+        }
+    }
+}
+
+/* Windows: hart h's drive changed from `old` to `local` at `now`. */
+static void ocbus_window_note(TesseraOcbus *b, uint32_t h, uint32_t old,
+                              uint32_t local, uint64_t now)
+{
+    OcbusWindow *w = b->win;
+
+    if (w->drive_of[h] == 0) {
+        w->drives[w->num_drives].hart = h;
+        w->drive_of[h] = ++w->num_drives;
+    }
+    w->drives[w->drive_of[h] - 1].local = local;
+    for (uint32_t i = 0; i < b->cfg.lines; i++) {
+        uint32_t bit = 1u << i;
+
+        if ((old & bit) && !(local & bit)) {
+            w->times.clamped_at[i] = now < w->times.clamped_at[i]
+                                         ? now : w->times.clamped_at[i];
+        } else if (!(old & bit) && (local & bit)) {
+            w->times.released_at[i] = ocbus_max(w->times.released_at[i], now);
+        }
+    }
+}
+
 TesseraAccess tessera_ocbus_write(TesseraOcbus *b, uint32_t hart_index,
                                   uint32_t local, uint64_t now)
 {
@@ -174,14 +258,15 @@ TesseraAccess tessera_ocbus_write(TesseraOcbus *b, uint32_t hart_index,
     }
     ocbus_forget_wait(b, hart_index);
     old = b->local[hart_index];
-    b->local[hart_index] = (uint8_t)local;
+    ocbus_drive(b, hart_index, local);
+    if (b->cfg.windows) {
+        ocbus_window_note(b, hart_index, old, local, now);
+        return tessera_access_done(0, now); /* seen at the window's end */
+    }
     for (uint32_t i = 0; i < b->cfg.lines; i++) {
         uint32_t bit = 1u << i;
 
-        if ((old & bit) && !(local & bit)) {
-            b->clamps[i]++;
-        } else if (!(old & bit) && (local & bit)) {
-            b->clamps[i]--;
+        if (!(old & bit) && (local & bit)) {
             b->released_at[i] = ocbus_max(b->released_at[i], now);
         }
         global |= b->clamps[i] == 0 ? bit : 0;
@@ -263,6 +348,83 @@ TesseraAccess tessera_ocbus_wait(TesseraOcbus *b, uint32_t hart_index,
                             now);
     }
     return tessera_access_blocked(now);
+}
+
+/* ---- time windows -------------------------------------------------------- */
+
+void tessera_ocbus_times_add(TesseraOcbusTimes *sum,
+                             const TesseraOcbusTimes *t)
+{
+    for (uint32_t i = 0; i < TESSERA_OCBUS_MAX_LINES; i++) {
+        if (t->clamped_at[i] < sum->clamped_at[i]) {
+            sum->clamped_at[i] = t->clamped_at[i];
+        }
+        sum->released_at[i] = ocbus_max(sum->released_at[i],
+                                        t->released_at[i]);
+    }
+}
+
+size_t tessera_ocbus_window(const TesseraOcbus *b,
+                            const TesseraOcbusDrive **drives,
+                            TesseraOcbusTimes *times)
+{
+    if (b->win == NULL) {
+        *drives = NULL;
+        for (uint32_t i = 0; i < TESSERA_OCBUS_MAX_LINES; i++) {
+            times->clamped_at[i] = UINT64_MAX;
+            times->released_at[i] = 0;
+        }
+        return 0;
+    }
+    *drives = b->win->drives;
+    *times = b->win->times;
+    return b->win->num_drives;
+}
+
+bool tessera_ocbus_window_pending(const TesseraOcbus *b)
+{
+    return b->win != NULL && b->win->num_drives != 0;
+}
+
+uint32_t tessera_ocbus_window_end(TesseraOcbus *b,
+                                  const TesseraOcbusDrive *drives, size_t n,
+                                  const TesseraOcbusTimes *times,
+                                  uint64_t until, bool *ok)
+{
+    uint32_t global = 0, flipped;
+
+    *ok = b->cfg.windows;
+    for (size_t i = 0; i < n && *ok; i++) {
+        *ok = drives[i].hart < b->cfg.num_harts &&
+              !(drives[i].local & ~b->all_lines);
+    }
+    if (!*ok) {
+        return 0;
+    }
+    /* Another process's harts: what they drive now (this one's: no change) */
+    for (size_t i = 0; i < n; i++) {
+        ocbus_drive(b, drives[i].hart, drives[i].local);
+    }
+    for (uint32_t i = 0; i < b->cfg.lines; i++) {
+        global |= b->clamps[i] == 0 ? 1u << i : 0;
+    }
+    flipped = global ^ b->global;
+    for (uint32_t i = 0; i < b->cfg.lines; i++) {
+        uint64_t at = global & (1u << i) ? times->released_at[i]
+                                         : times->clamped_at[i];
+
+        if (flipped & (1u << i)) {
+            /* A flip has its write in the window; else, the window's end */
+            b->settled_at[i] = (at == UINT64_MAX ? until : at) +
+                               b->cfg.settle_cycles;
+        }
+    }
+    ocbus_window_clear(b);
+    b->global = global;
+    if (flipped != 0) {
+        ocbus_wake_satisfied(b);
+    }
+    return (uint32_t)__builtin_popcount(flipped);
 }
 
 /* Line i of LINE(i), or -1 for another offset. */

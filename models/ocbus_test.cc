@@ -17,8 +17,9 @@ constexpr uint32_t kSettle = 10;
 
 class Bus {
  public:
-  explicit Bus(uint32_t harts, uint32_t lines = 4, TesseraWaits* waits = nullptr) {
-    const TesseraOcbusConfig config{harts, lines, kSettle, waits};
+  explicit Bus(uint32_t harts, uint32_t lines = 4, TesseraWaits* waits = nullptr,
+               bool windows = false) {
+    const TesseraOcbusConfig config{harts, lines, kSettle, waits, windows};
     TesseraOcbusHost host{};
     host.opaque = this;
     host.wake = [](void* self, uint32_t hart) { static_cast<Bus*>(self)->woken.push_back(hart); };
@@ -28,6 +29,7 @@ class Bus {
     for (uint32_t hart = 0; hart < harts; hart++) {
       Write(hart, (1u << lines) - 1, 0);
     }
+    if (windows) EndWindow(0);
     woken.clear();
   }
   ~Bus() { tessera_ocbus_free(bus_); }
@@ -60,6 +62,17 @@ class Bus {
     return v;
   }
 
+  // With windows: the window ends with this bus's part alone (one process).
+  uint32_t EndWindow(uint64_t until) {
+    const TesseraOcbusDrive* d = nullptr;
+    TesseraOcbusTimes times;
+    const size_t n = tessera_ocbus_window(bus_, &d, &times);
+    bool ok = false;
+    const uint32_t changed = tessera_ocbus_window_end(bus_, d, n, &times, until, &ok);
+    EXPECT_TRUE(ok);
+    return changed;
+  }
+
   std::vector<uint32_t> woken;
 
  private:
@@ -70,7 +83,7 @@ TEST(OcbusModel, RefusesWhatTheMachineCannotBe) {
   TesseraOcbusHost host{};
   host.wake = [](void*, uint32_t) {};
   auto accepts = [&](uint32_t harts, uint32_t lines) {
-    const TesseraOcbusConfig config{harts, lines, kSettle, nullptr};
+    const TesseraOcbusConfig config{harts, lines, kSettle, nullptr, false};
     TesseraOcbus* b = tessera_ocbus_new(&config, &host);
     tessera_ocbus_free(b);
     return b != nullptr;
@@ -80,7 +93,7 @@ TEST(OcbusModel, RefusesWhatTheMachineCannotBe) {
   EXPECT_FALSE(accepts(0, 4));
   EXPECT_FALSE(accepts(4, 3));
   EXPECT_FALSE(accepts(4, 9));
-  const TesseraOcbusConfig config{4, 4, kSettle, nullptr};
+  const TesseraOcbusConfig config{4, 4, kSettle, nullptr, false};
   const TesseraOcbusHost no_wake{};
   EXPECT_EQ(tessera_ocbus_new(&config, &no_wake), nullptr);
 }
@@ -88,7 +101,7 @@ TEST(OcbusModel, RefusesWhatTheMachineCannotBe) {
 TEST(OcbusModel, EveryLineStartsClampedUntilEveryHartReleasesIt) {
   TesseraOcbusHost host{};
   host.wake = [](void*, uint32_t) {};
-  const TesseraOcbusConfig config{3, 6, kSettle, nullptr};
+  const TesseraOcbusConfig config{3, 6, kSettle, nullptr, false};
   TesseraOcbus* b = tessera_ocbus_new(&config, &host);
   ASSERT_NE(b, nullptr);
   uint64_t at = 99;
@@ -419,6 +432,111 @@ TEST(OcbusAcwt, OneCallCostsThreeSettleTimesWhateverTheNumberOfHarts) {
       EXPECT_EQ(run.end[i], 5u * 3 * kSettle) << harts << " harts, hart " << i;
     }
   }
+}
+
+// ---- time windows (ocbus.h) -------------------------------------------------------------------
+
+TEST(OcbusWindows, AWriteIsSeenAtTheWindowsEndSettledAfterItsTime) {
+  Bus bus(4, 4, nullptr, true);
+  ASSERT_EQ(bus.Read(0), 0xfu);
+  bus.Write(2, 0xe, 100);  // clamps line 0
+  uint64_t at = 0;
+  EXPECT_EQ(bus.Read(120, &at), 0xfu) << "not before the window's end";
+  EXPECT_EQ(bus.Wait(1, 1, 0, 110), TESSERA_ACCESS_BLOCKED);
+  EXPECT_TRUE(tessera_ocbus_window_pending(bus.get()));
+  EXPECT_EQ(bus.EndWindow(150), 1u);
+  EXPECT_EQ(bus.Read(160, &at), 0xeu);
+  EXPECT_EQ(at, 160u);
+  EXPECT_EQ(bus.woken, std::vector<uint32_t>{1});
+  uint32_t result = 0;
+  EXPECT_EQ(bus.Wait(1, 1, 0, 105, &result, &at), TESSERA_ACCESS_DONE);
+  EXPECT_EQ(result, 0xeu);
+  EXPECT_EQ(at, 100u + kSettle);  // the clamp's time, then the settle time
+  EXPECT_FALSE(tessera_ocbus_window_pending(bus.get()));
+}
+
+// One bus, and the same bus as two processes' copies that each see their own harts' writes and
+// take the other's at each window's end: every read and wait answers alike, after every window.
+TEST(OcbusWindows, CopiesThatTakeEachOthersDrivesAgreeWithOne) {
+  for (uint32_t seed = 1; seed <= 40; seed++) {
+    std::mt19937 rng(seed);
+    Bus one(8, 4, nullptr, true), a(8, 4, nullptr, true), b(8, 4, nullptr, true);
+    auto copy = [&](uint32_t hart) -> Bus& { return hart < 4 ? a : b; };
+    std::vector<uint64_t> now(8, 0);
+    uint64_t until = 0;
+    for (int w = 0; w < 50; w++) {
+      until += 150;
+      for (int op = 0; op < 6; op++) {
+        const uint32_t h = rng() % 8;
+        now[h] = std::max(now[h], until - 150) + rng() % 150;
+        if (rng() % 3 != 0) {
+          const uint32_t local = rng() % 16;
+          one.Write(h, local, now[h]);
+          copy(h).Write(h, local, now[h]);
+        } else {
+          const uint32_t mask = 1 + rng() % 15, value = rng() % 16;
+          uint32_t r1 = 0, r2 = 0;
+          uint64_t t1 = 0, t2 = 0;
+          ASSERT_EQ(one.Wait(h, mask, value, now[h], &r1, &t1),
+                    copy(h).Wait(h, mask, value, now[h], &r2, &t2))
+              << "seed " << seed;
+          ASSERT_EQ(r1, r2);
+          ASSERT_EQ(t1, t2);
+        }
+      }
+      const TesseraOcbusDrive* da = nullptr;
+      const TesseraOcbusDrive* db = nullptr;
+      TesseraOcbusTimes ta, tb;
+      std::vector<TesseraOcbusDrive> all;
+      const size_t na = tessera_ocbus_window(a.get(), &da, &ta);
+      all.insert(all.end(), da, da + na);
+      const size_t nb = tessera_ocbus_window(b.get(), &db, &tb);
+      all.insert(all.end(), db, db + nb);
+      tessera_ocbus_times_add(&ta, &tb);
+      const uint32_t changed = one.EndWindow(until);
+      bool ok = false;
+      ASSERT_EQ(tessera_ocbus_window_end(a.get(), all.data(), all.size(), &ta, until, &ok),
+                changed);
+      ASSERT_TRUE(ok);
+      ASSERT_EQ(tessera_ocbus_window_end(b.get(), all.data(), all.size(), &ta, until, &ok),
+                changed);
+      ASSERT_TRUE(ok);
+      {
+        uint64_t t1 = 0, t2 = 0, t3 = 0;
+        // Read at cycle 0: the time each value settled shows.
+        ASSERT_EQ(one.Read(0, &t1), a.Read(0, &t2)) << "seed " << seed;
+        ASSERT_EQ(one.Read(0), b.Read(0, &t3)) << "seed " << seed;
+        ASSERT_EQ(t1, t2);
+        ASSERT_EQ(t1, t3);
+      }
+      std::vector<uint32_t> woken_copies = a.woken;
+      woken_copies.insert(woken_copies.end(), b.woken.begin(), b.woken.end());
+      std::sort(woken_copies.begin(), woken_copies.end());
+      std::sort(one.woken.begin(), one.woken.end());
+      ASSERT_EQ(one.woken, woken_copies) << "seed " << seed;
+      one.woken.clear();
+      a.woken.clear();
+      b.woken.clear();
+    }
+  }
+}
+
+TEST(OcbusWindows, DrivesThatDoNotFitTheBusAreRefused) {
+  Bus bus(4, 4, nullptr, true);
+  TesseraOcbusTimes times;
+  const TesseraOcbusDrive* none = nullptr;
+  (void)tessera_ocbus_window(bus.get(), &none, &times);
+  bool ok = true;
+  const TesseraOcbusDrive no_hart{4, 0};
+  EXPECT_EQ(tessera_ocbus_window_end(bus.get(), &no_hart, 1, &times, 10, &ok), 0u);
+  EXPECT_FALSE(ok);
+  const TesseraOcbusDrive extra_line{1, 0x10};
+  EXPECT_EQ(tessera_ocbus_window_end(bus.get(), &extra_line, 1, &times, 10, &ok), 0u);
+  EXPECT_FALSE(ok);
+  EXPECT_EQ(bus.Read(20), 0xfu);  // nothing changed
+  Bus plain(4);
+  EXPECT_EQ(tessera_ocbus_window_end(plain.get(), nullptr, 0, &times, 10, &ok), 0u);
+  EXPECT_FALSE(ok);
 }
 
 }  // namespace

@@ -775,9 +775,11 @@ TesseraTermdet *tessera_termdet_new(const TesseraTermdetConfig *cfg,
     td->boards = calloc(td->num_boards, sizeof(*td->boards));
     td->steps = calloc(td->max_steps, sizeof(*td->steps));
     /* A board returns at most one token a round, a round at most a window */
-    td->returns = calloc(td->num_boards, sizeof(*td->returns));
+    if (cfg->windows) {
+        td->returns = calloc(td->num_boards, sizeof(*td->returns));
+    }
     if (td->harts == NULL || td->boards == NULL || td->steps == NULL ||
-        td->returns == NULL) {
+        (cfg->windows && td->returns == NULL)) {
         tessera_termdet_free(td);
         return NULL;
     }

@@ -9,7 +9,7 @@ namespace tessera::host {
 OcbusDevice::OcbusDevice(Machine& machine, const MachineParams& params)
     : waiters_(machine, mutex_, "the open-collector bus") {
   const TesseraOcbusConfig config{machine.num_harts(), params.ocbus_lines,
-                                  params.ocbus_settle_cycles, waiters_.registry()};
+                                  params.ocbus_settle_cycles, waiters_.registry(), false};
   TesseraOcbusHost host{};
   host.opaque = this;
   host.wake = &OcbusDevice::wake;

@@ -37,7 +37,7 @@ class Scenario {
       : harts_(harts), all_((1u << lines) - 1), settle_(settle), local_(harts, 0) {
     const TesseraShape shape{1, 1, 1, 1, 1, harts};
     waits_ = tessera_waits_new(&shape);
-    const TesseraOcbusConfig config{harts, lines, settle, waits_};
+    const TesseraOcbusConfig config{harts, lines, settle, waits_, false};
     TesseraOcbusHost host{};
     host.opaque = this;
     host.wake = [](void* self, uint32_t hart) { static_cast<Scenario*>(self)->on_wake(hart); };

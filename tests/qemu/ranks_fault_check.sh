@@ -7,7 +7,7 @@
 #   no_start   a rank whose QEMU fails to start: its own error line, the other rank ends too
 #   too_many   more ranks than boards: one line, nothing starts
 #   no_mpirun  no mpirun on the PATH: one line, nothing starts
-#   device     a device that does not cross ranks yet (the open-collector bus): one line from
+#   device     a device that does not cross ranks yet (the reflex rings): one line from
 #              each rank that meets it, every rank ends
 #   deadlock   a deadlock across ranks: one report, as one process gives it, and status 125
 set -uo pipefail
@@ -88,13 +88,13 @@ no_mpirun)
         fail "not one line about mpirun"
     ;;
 device)
-    timeout 60 "$cmd" --ranks 2 "$qemu" "$apps/ocbus.elf" boards-x=2 >"$out" 2>"$err"
+    timeout 60 "$cmd" --ranks 2 "$qemu" "$apps/reflex.elf" boards-x=2 >"$out" 2>"$err"
     status=$?
     [ "$status" -ne 0 ] && [ "$status" -ne 124 ] || fail "exit status $status"
     # One line from each rank that met it (both do, at once), nothing else.
     lines=$(grep -v '^==[0-9]*==WARNING: ASan' "$err")
-    [ -n "$lines" ] && ! grep -qv 'the open-collector bus does not work across ranks yet' \
-        <<<"$lines" || fail "not one line a rank about the bus"
+    [ -n "$lines" ] && ! grep -qv 'a reflex ring does not work across ranks yet' \
+        <<<"$lines" || fail "not one line a rank about the reflex rings"
     ;;
 deadlock)
     # One report for the whole machine, the one a single process gives.

@@ -47,6 +47,11 @@ typedef struct TesseraOcbusConfig {
     uint32_t lines;         /* TESSERA_OCBUS_MIN_LINES..MAX_LINES */
     uint32_t settle_cycles; /* a change's delay, in cycles */
     TesseraWaits *waits;    /* optional: blocked waits are reported here */
+    /* Time windows (docs/ranks.md): what harts drive changes the lines that
+     * every hart reads only at the end of each window
+     * (tessera_ocbus_window_end, below), so that no board sees another's
+     * writes in the host order of one process. */
+    bool windows;
 } TesseraOcbusConfig;
 
 typedef struct TesseraOcbusHost {
@@ -99,6 +104,48 @@ TesseraAccess tessera_ocbus_mmio_write(TesseraOcbus *b, uint32_t hart_index,
  * must be 0), then tessera_ocbus_wait. */
 TesseraAccess tessera_ocbus_wait_csr(TesseraOcbus *b, uint32_t hart_index,
                                      uint32_t value, uint64_t now);
+
+/* ---- time windows -----------------------------------------------------
+ *
+ * With config.windows a write changes what its hart drives at once, but
+ * the global value that reads and waits see changes only at the end of the
+ * window: the lines settle a settle time after the earliest clamp (a line
+ * that ends the window clamped) or the latest release (one that ends it
+ * released) of the window, in modelled time; then the waits the new value
+ * satisfies are woken. Each process keeps a copy of the whole bus; at each
+ * window's end it hands every other what its harts now drive and the
+ * window's clamp and release times, and every copy applies them all alike.
+ */
+typedef struct TesseraOcbusDrive {
+    uint32_t hart;
+    uint32_t local;      /* what it drives at the window's end */
+} TesseraOcbusDrive;
+
+typedef struct TesseraOcbusTimes {
+    uint64_t clamped_at[TESSERA_OCBUS_MAX_LINES];  /* earliest clamp of the
+                                                    * window; UINT64_MAX: none */
+    uint64_t released_at[TESSERA_OCBUS_MAX_LINES]; /* latest release; 0: none */
+} TesseraOcbusTimes;
+
+/* Combines another process's times into *sum. */
+void tessera_ocbus_times_add(TesseraOcbusTimes *sum,
+                             const TesseraOcbusTimes *t);
+/* This process's part of the window: the harts whose drive changed (valid
+ * until the next call into the model) and the times. */
+size_t tessera_ocbus_window(const TesseraOcbus *b,
+                            const TesseraOcbusDrive **drives,
+                            TesseraOcbusTimes *times);
+/* Whether the end of a window would change anything: a drive changed. */
+bool tessera_ocbus_window_pending(const TesseraOcbus *b);
+/* The window ends at `until`: every process's drives (this one's too) and
+ * the times of all, combined; the lines take their new values, and the
+ * waits they satisfy are woken. Returns how many lines changed. False in
+ * *ok, changing nothing, if a drive names no hart or lines the machine
+ * lacks, or the bus has no windows. */
+uint32_t tessera_ocbus_window_end(TesseraOcbus *b,
+                                  const TesseraOcbusDrive *drives, size_t n,
+                                  const TesseraOcbusTimes *times,
+                                  uint64_t until, bool *ok);
 
 #ifdef __cplusplus
 }

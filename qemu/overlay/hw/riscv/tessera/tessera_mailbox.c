@@ -459,7 +459,7 @@ static void tessera_mailbox_offer_from_host(TesseraMailboxState *s)
         tessera_mailbox_host_sent(s->model, 0);
         tessera_hostlink_parser_release(s->rx);
         qemu_chr_fe_accept_input(&s->hostlink);
-        tessera_windows_host_news(s->machine);
+        tessera_windows_host_news(s->machine, true);
         return;
     }
     if (payload && tessera_mailbox_inject(s->model, header.thread, payload,
@@ -608,7 +608,7 @@ static void tessera_mailbox_receive(void *opaque, const uint8_t *buf,
         } else if (event == TESSERA_HOSTLINK_END_OF_INPUT_FRAME) {
             trace_tessera_mbox_host_finished();
             s->host_finished = true;
-            tessera_windows_host_news(s->machine);
+            tessera_windows_host_news(s->machine, false);
         } else if (event != TESSERA_HOSTLINK_NEED_MORE) {
             tessera_hostlink_describe(event, &header, why, sizeof(why));
             error_report("tessera host link: %s", why);
@@ -625,7 +625,7 @@ static void tessera_mailbox_chr_event(void *opaque, QEMUChrEvent event)
     } else if (event == CHR_EVENT_CLOSED) {
         trace_tessera_mbox_host_closed();
         s->host_closed = true;
-        tessera_windows_host_news(s->machine);
+        tessera_windows_host_news(s->machine, false);
     }
 }
 

@@ -33,6 +33,11 @@ static void tessera_ocbus_wake(void *opaque, uint32_t hart)
     tessera_machine_wake(s->machine, hart);
 }
 
+struct TesseraOcbus *tessera_ocbus_model(void)
+{
+    return tessera_ocbus ? tessera_ocbus->model : NULL;
+}
+
 static uint64_t tessera_ocbus_read_op(void *opaque, hwaddr addr,
                                       unsigned size)
 {
@@ -43,7 +48,6 @@ static uint64_t tessera_ocbus_read_op(void *opaque, hwaddr addr,
     if (hart < 0) {
         return 0;
     }
-    tessera_ranks_fail("the open-collector bus");
     a = tessera_ocbus_mmio_read(s->model, hart, addr, tessera_time_now(hart));
     return tessera_mmio_complete("tessera-ocbus", hart, addr, false, 0, &a);
 }
@@ -59,7 +63,6 @@ static void tessera_ocbus_write_op(void *opaque, hwaddr addr,
     if (hart < 0) {
         return;
     }
-    tessera_ranks_fail("the open-collector bus");
 
     now = tessera_time_now(hart);
     a = tessera_ocbus_mmio_write(s->model, hart, addr, value, now);
@@ -92,7 +95,6 @@ static RISCVException tessera_ocbus_wait_op(CPURISCVState *env, int csrno,
     uint32_t value = new_value & write_mask;
     uint64_t now;
 
-    tessera_ranks_fail("the open-collector bus");
     TesseraAccess a;
 
     if (ret_value) {
@@ -140,6 +142,7 @@ static void tessera_ocbus_realize(DeviceState *dev, Error **errp)
         .lines = m->ocbus_lines,
         .settle_cycles = m->ocbus_settle_cycles,
         .waits = m->waits,
+        .windows = m->windows_on,
     };
     TesseraOcbusHost host = {
         .opaque = s,

@@ -34,6 +34,7 @@
 #include "hw/riscv/tessera.h"
 #include "tessera/models/barrier_ctl.h"
 #include "tessera/models/mailbox.h"
+#include "tessera/models/ocbus.h"
 #include "trace.h"
 
 #include <mpi.h>
@@ -377,6 +378,47 @@ uint32_t tessera_ranks_barrier_exchange(TesseraMachineState *s, uint64_t at)
     return tessera_barrier_ctl_exchange(b, at);
 }
 
+/* ---- the open-collector bus's window ---------------------------------- */
+
+uint32_t tessera_ranks_ocbus_window(TesseraMachineState *s, uint64_t until,
+                                    uint64_t drives)
+{
+    TesseraRanks *r = &s->ranks;
+    TesseraOcbus *b = tessera_ocbus_model();
+    const TesseraOcbusDrive *mine;
+    g_autofree TesseraOcbusDrive *all = NULL;
+    g_autofree TesseraOcbusTimes *times_of = NULL;
+    TesseraOcbusTimes times;
+    size_t n, me;
+    uint32_t changed;
+    bool ok;
+
+    if (b == NULL || drives == 0) {
+        return 0; /* no rank's harts drove anything new */
+    }
+    n = tessera_ocbus_window(b, &mine, &times);
+    if (r->count > 1) {
+        times_of = g_new(TesseraOcbusTimes, r->count);
+        MPI_Allgather(&times, sizeof(times), MPI_BYTE, times_of,
+                      sizeof(times), MPI_BYTE, MPI_COMM_WORLD);
+        for (uint32_t i = 0; i < r->count; i++) {
+            tessera_ocbus_times_add(&times, &times_of[i]);
+        }
+        mine = all = tessera_ranks_allgatherv(r, mine, n, sizeof(*mine), &n,
+                                              &me);
+    }
+    changed = tessera_ocbus_window_end(b, mine, n, &times, until, &ok);
+    if (!ok) {
+        error_report("tessera: rank %u: a bus drive from another rank names "
+                     "no hart, or lines the machine lacks", r->rank);
+        if (r->count > 1) {
+            MPI_Abort(MPI_COMM_WORLD, 1);
+        }
+        abort();
+    }
+    return changed;
+}
+
 /* ---- the termination detector's window ------------------------------- */
 
 /* A rank's news for the master, and how many returns follow it. */
@@ -542,6 +584,7 @@ void tessera_ranks_agree(TesseraMachineState *s, TesseraWindowVote *v)
         sum.checked_in += o->checked_in;
         sum.host_frames += o->host_frames;
         sum.host_may_send |= o->host_may_send;
+        sum.ocbus_drives += o->ocbus_drives;
         if (o->fail_at < sum.fail_at ||
             (o->fail_at == sum.fail_at && o->fail_hart < sum.fail_hart)) {
             sum.fail_at = o->fail_at;

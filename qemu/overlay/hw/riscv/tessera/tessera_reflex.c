@@ -59,7 +59,7 @@ static RISCVException tessera_reflex_op(CPURISCVState *env, int csrno,
     uint64_t now;
     TesseraAccess a;
 
-    tessera_ranks_fail("the reflex rings");
+    tessera_ranks_fail("a reflex ring");
 
     if (ret_value) {
         *ret_value = 0;

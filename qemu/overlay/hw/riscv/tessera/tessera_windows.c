@@ -34,6 +34,7 @@
 #include "hw/riscv/tessera.h"
 #include "tessera/models/barrier_ctl.h"
 #include "tessera/models/mailbox.h"
+#include "tessera/models/ocbus.h"
 #include "tessera/models/sysinfo.h"
 #include "trace.h"
 
@@ -53,6 +54,17 @@ static uint32_t tessera_windows_group(TesseraMachineState *s, uint32_t hart)
     uint32_t board = hart / (s->num_harts / boards);
 
     return (uint64_t)board * s->windows.groups / boards;
+}
+
+/* Harts here whose bus drive changed in the window. */
+static uint32_t tessera_windows_ocbus_drives(void)
+{
+    const TesseraOcbusDrive *drives;
+    TesseraOcbusTimes times;
+
+    return tessera_ocbus_model()
+               ? tessera_ocbus_window(tessera_ocbus_model(), &drives, &times)
+               : 0;
 }
 
 static int64_t tessera_windows_turn_budget(CPUState *cpu)
@@ -126,20 +138,34 @@ bool tessera_windows_pending(TesseraMachineState *s)
             (w->on &&
              (tessera_mailbox_outbox_count(s->mailbox->model) != 0 ||
               tessera_mailbox_host_pending() ||
+              tessera_windows_ocbus_drives() != 0 ||
               tessera_mailbox_idle_window_pending(s->mailbox->model) ||
               tessera_barrier_ctl_posted(s->barrier_ctl->model) != 0 ||
               tessera_sysinfo_check_ins(s->sysinfo->model) ==
                   s->num_harts)));
 }
 
-void tessera_windows_host_news(TesseraMachineState *s)
+void tessera_windows_host_news(TesseraMachineState *s, bool frame)
 {
-    if (!s->windows.on) {
+    if (!s->windows.on || s->windows.ended) {
         return;
     }
     s->windows.stalled = false;
-    s->ranks.quiet = false;
-    qemu_cpu_kick(first_cpu); /* the round-robin thread: all idle again */
+    /*
+     * Over ranks, a quiet rank 0 votes again only where the others wait for
+     * it: when the host alone could move the machine. A frame always moves
+     * it; the link's end, only then (the others may be gone otherwise).
+     */
+    if (frame || s->ranks.host_wait) {
+        s->ranks.quiet = false;
+        s->ranks.host_wait = false;
+    }
+    /*
+     * Wake the round-robin thread if it sleeps (every hart idle), without
+     * the kick that would cut a running hart's turn short: turns are the
+     * same whatever the host does (WINDOW_TURN_INSTRUCTIONS).
+     */
+    qemu_cond_broadcast(first_cpu->halt_cond);
 }
 
 void tessera_windows_post_exit(TesseraMachineState *s, uint32_t hart,
@@ -195,6 +221,7 @@ static TesseraWindowVote tessera_windows_vote(TesseraMachineState *s,
         .fail_code = w->fail_code,
         .host_frames = tessera_mailbox_host_frames(),
         .host_may_send = tessera_mailbox_host_may_send(s->mailbox),
+        .ocbus_drives = tessera_windows_ocbus_drives(),
     };
     unsigned long hart;
 
@@ -218,17 +245,18 @@ static void tessera_windows_agree(TesseraMachineState *s, TesseraWindowVote *v)
  * end of the run. Returns what the exchange moved here.
  */
 static uint32_t tessera_windows_next(TesseraMachineState *s,
-                                     uint32_t host_frames)
+                                     const TesseraWindowVote *last)
 {
     TesseraWindows *w = &s->windows;
     TesseraWindowVote v;
-    uint32_t exchanged, commands, injected, heard;
+    uint32_t exchanged, commands, injected, lines, heard;
 
     /* The first group runs first: the exchange's wakes of others wait */
     w->active = 0;
     exchanged = tessera_ranks_exchange(s, w->end);
     commands = tessera_ranks_barrier_exchange(s, w->end);
-    injected = tessera_mailbox_host_window(s, w->end, host_frames);
+    injected = tessera_mailbox_host_window(s, w->end, last->host_frames);
+    lines = tessera_ranks_ocbus_window(s, w->end, last->ocbus_drives);
     heard = tessera_ranks_idle_window(s);
     w->end += w->length;
     w->count++;
@@ -255,7 +283,7 @@ static uint32_t tessera_windows_next(TesseraMachineState *s,
         w->end = (v.earliest / w->length + 1) * w->length;
     }
     trace_tessera_window_end(w->count, exchanged, w->end);
-    return exchanged + commands + injected + heard;
+    return exchanged + commands + injected + lines + heard;
 }
 
 /* Lets the running group's held harts go on up to the window's end. */
@@ -301,7 +329,7 @@ static bool tessera_windows_end_turns(TesseraMachineState *s)
              * link (tessera_windows_host_news), the others for rank 0, in
              * their next vote.
              */
-            s->ranks.quiet = s->ranks.rank == 0;
+            s->ranks.quiet = s->ranks.host_wait = s->ranks.rank == 0;
             return false;
         }
         /* With ranks: nothing anywhere; deadlock detection may look */
@@ -317,7 +345,7 @@ static bool tessera_windows_end_turns(TesseraMachineState *s)
         if (w->active + 1 < w->groups) {
             w->active++;
         } else {
-            moved = tessera_windows_next(s, v.host_frames);
+            moved = tessera_windows_next(s, &v);
             if (w->ended) {
                 return false;
             }

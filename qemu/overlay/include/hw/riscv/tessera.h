@@ -99,6 +99,7 @@ typedef struct TesseraRanks {
     uint32_t first_board, end_board; /* its boards, [first, end) */
     bool *local_boards;      /* [board]; NULL with one rank */
     bool quiet;              /* no rank has anything to do: all agreed */
+    bool host_wait;          /* ... but the host may send (rank 0) */
 } TesseraRanks;
 
 /*
@@ -122,6 +123,7 @@ typedef struct TesseraWindowVote {
     uint64_t fail_code;
     uint64_t host_frames;    /* the host's messages rank 0 holds */
     uint64_t host_may_send;  /* the host link is open (rank 0) */
+    uint64_t ocbus_drives;   /* harts whose bus drive changed in the window */
 } TesseraWindowVote;
 
 struct TesseraMachineState {
@@ -236,6 +238,9 @@ struct TesseraOcbusState {
     TesseraMachineState *machine;
     struct TesseraOcbus *model;
 };
+
+/* The machine's bus model (NULL before it is realized). */
+struct TesseraOcbus *tessera_ocbus_model(void);
 
 /* The reflex switches (tessera_reflex.c). */
 struct TesseraReflexState {
@@ -353,9 +358,9 @@ bool tessera_windows_hold(TesseraMachineState *s, uint32_t hart,
 bool tessera_windows_defer_wake(TesseraMachineState *s, uint32_t hart);
 /* A window has yet to end: held harts or messages between boards. */
 bool tessera_windows_pending(TesseraMachineState *s);
-/* The host link sent, finished or closed: a machine stopped for want of
- * work looks again. */
-void tessera_windows_host_news(TesseraMachineState *s);
+/* The host link sent a frame, or finished or closed: a machine stopped for
+ * want of work looks again. */
+void tessera_windows_host_news(TesseraMachineState *s, bool frame);
 /*
  * With windows, an exit (END_RUN) written by `hart` at `cycle` ends the run
  * at the end of the window, with the earliest exit of that window: what
@@ -389,6 +394,12 @@ uint32_t tessera_ranks_idle_window(TesseraMachineState *s);
 /* The barrier controller's commands of the window, carried out alike on
  * every rank (barrier_ctl.h). Returns how many. */
 uint32_t tessera_ranks_barrier_exchange(TesseraMachineState *s, uint64_t at);
+/* The open-collector bus's window (ocbus.h): every rank's drives and times
+ * to every rank's copy of the bus, which takes its new value (`drives`:
+ * how many changed on every rank, as they agreed). Returns the lines that
+ * changed. */
+uint32_t tessera_ranks_ocbus_window(TesseraMachineState *s, uint64_t until,
+                                    uint64_t drives);
 /* Gathers every rank's `bytes` into rank 0's result (*total bytes; g_free
  * it); other ranks get NULL and *total 0. */
 void *tessera_ranks_gather(TesseraMachineState *s, const void *data,
