@@ -35,6 +35,12 @@ void tessera_exit_end_run(int hart, uint64_t cycle, uint64_t value, int code)
     tessera_run_ends(tessera_exit_device->console, code);
 }
 
+void tessera_exit_reset_machine(int hart, uint64_t cycle)
+{
+    trace_tessera_exit_reset(tessera_hart_thread_id(hart), cycle);
+    qemu_system_reset_request(SHUTDOWN_CAUSE_GUEST_RESET);
+}
+
 static uint64_t tessera_exit_mmio_read(void *opaque, hwaddr addr,
                                        unsigned size)
 {
@@ -65,9 +71,11 @@ static void tessera_exit_mmio_write(void *opaque, hwaddr addr, uint64_t value,
         }
         break;
     case TESSERA_EFFECT_RESET:
-        tessera_ranks_fail("a guest reset");
-        trace_tessera_exit_reset(tessera_hart_thread_id(hart), cycle);
-        qemu_system_reset_request(SHUTDOWN_CAUSE_GUEST_RESET);
+        if (m->windows_on && hart >= 0) {
+            tessera_windows_post_reset(m, hart, cycle);
+        } else {
+            tessera_exit_reset_machine(hart, cycle);
+        }
         break;
     default:
         break;

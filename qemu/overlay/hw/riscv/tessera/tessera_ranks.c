@@ -585,6 +585,11 @@ void tessera_ranks_agree(TesseraMachineState *s, TesseraWindowVote *v)
         sum.host_frames += o->host_frames;
         sum.host_may_send |= o->host_may_send;
         sum.ocbus_drives += o->ocbus_drives;
+        if (o->reset_at < sum.reset_at ||
+            (o->reset_at == sum.reset_at && o->reset_hart < sum.reset_hart)) {
+            sum.reset_at = o->reset_at;
+            sum.reset_hart = o->reset_hart;
+        }
         if (o->fail_at < sum.fail_at ||
             (o->fail_at == sum.fail_at && o->fail_hart < sum.fail_hart)) {
             sum.fail_at = o->fail_at;

@@ -135,6 +135,7 @@ bool tessera_windows_pending(TesseraMachineState *s)
 
     return !w->stalled &&
            (w->num_held != 0 || w->exit_at != UINT64_MAX ||
+            w->reset_at != UINT64_MAX ||
             (w->on &&
              (tessera_mailbox_outbox_count(s->mailbox->model) != 0 ||
               tessera_mailbox_host_pending() ||
@@ -166,6 +167,17 @@ void tessera_windows_host_news(TesseraMachineState *s, bool frame)
      * same whatever the host does (WINDOW_TURN_INSTRUCTIONS).
      */
     qemu_cond_broadcast(first_cpu->halt_cond);
+}
+
+void tessera_windows_post_reset(TesseraMachineState *s, uint32_t hart,
+                                uint64_t cycle)
+{
+    TesseraWindows *w = &s->windows;
+
+    if (cycle < w->reset_at || (cycle == w->reset_at && hart < w->reset_hart)) {
+        w->reset_at = cycle;
+        w->reset_hart = hart;
+    }
 }
 
 void tessera_windows_post_exit(TesseraMachineState *s, uint32_t hart,
@@ -212,6 +224,8 @@ static TesseraWindowVote tessera_windows_vote(TesseraMachineState *s,
         .posted = tessera_barrier_ctl_posted(s->barrier_ctl->model),
         .earliest = UINT64_MAX,
         .exit_at = w->exit_at,
+        .reset_at = w->reset_at,
+        .reset_hart = w->reset_hart,
         .exit_hart = w->exit_hart,
         .exit_value = w->exit_value,
         .exit_code = w->exit_code,
@@ -269,6 +283,13 @@ static uint32_t tessera_windows_next(TesseraMachineState *s,
         tessera_ranks_end_together();
         tessera_exit_end_run(v.exit_hart, v.exit_at, v.exit_value,
                              v.exit_code);
+        return 0;
+    }
+    if (v.reset_at != UINT64_MAX) {
+        /* Every rank resets at this window's end; the reset starts anew */
+        w->ended = true;
+        w->stalled = true;
+        tessera_exit_reset_machine(v.reset_hart, v.reset_at);
         return 0;
     }
     if (v.checked_in == s->num_harts) {
@@ -412,6 +433,8 @@ void tessera_windows_reset(TesseraMachineState *s)
     w->stalled = false;
     w->ended = false;
     w->exit_at = UINT64_MAX;
+    w->reset_at = UINT64_MAX;
+    w->reset_hart = UINT32_MAX;
     w->fail_at = UINT64_MAX;
     w->fail_hart = UINT32_MAX;
     w->fail_code = 0;

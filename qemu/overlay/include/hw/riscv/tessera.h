@@ -86,6 +86,9 @@ typedef struct TesseraWindows {
     uint32_t exit_hart;
     uint32_t exit_value;     /* what it wrote */
     int exit_code;
+    /* The earliest guest reset written: the machine resets at its end */
+    uint64_t reset_at;       /* UINT64_MAX: none */
+    uint32_t reset_hart;
     /* The earliest non-zero status a hart checked in with (sysinfo) */
     uint64_t fail_at;        /* UINT64_MAX: none */
     uint32_t fail_hart;
@@ -124,6 +127,8 @@ typedef struct TesseraWindowVote {
     uint64_t host_frames;    /* the host's messages rank 0 holds */
     uint64_t host_may_send;  /* the host link is open (rank 0) */
     uint64_t ocbus_drives;   /* harts whose bus drive changed in the window */
+    uint64_t reset_at;       /* the earliest guest reset; UINT64_MAX: none */
+    uint64_t reset_hart;
 } TesseraWindowVote;
 
 struct TesseraMachineState {
@@ -367,6 +372,10 @@ void tessera_windows_host_news(TesseraMachineState *s, bool frame);
  * other boards do in that window does not depend on when the exit ran on
  * the host, or on which process.
  */
+/* A guest reset written at `cycle`: the machine resets at the window's end
+ * (the earliest by cycle, then hart; an exit in the same window wins). */
+void tessera_windows_post_reset(TesseraMachineState *s, uint32_t hart,
+                                uint64_t cycle);
 void tessera_windows_post_exit(TesseraMachineState *s, uint32_t hart,
                                uint64_t cycle, uint32_t value, int code);
 
@@ -421,6 +430,8 @@ void tessera_run_ends(TesseraConsoleState *console, int code);
 /* Ends the run with `code`, as `hart` asked at `cycle` by writing `value`
  * (the exit device's END_RUN). */
 void tessera_exit_end_run(int hart, uint64_t cycle, uint64_t value, int code);
+/* The guest's reset (exit device): the machine resets, as a whole. */
+void tessera_exit_reset_machine(int hart, uint64_t cycle);
 
 /* Deadlock detection (tessera_deadlock.c). */
 void tessera_deadlock_init(TesseraMachineState *s);
