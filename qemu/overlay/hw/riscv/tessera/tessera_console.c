@@ -109,6 +109,11 @@ static void tessera_console_write_lines(TesseraConsoleLine *lines, size_t n)
     }
 }
 
+uint32_t tessera_console_window_lines(void)
+{
+    return tessera_console_pending ? tessera_console_pending->len : 0;
+}
+
 void tessera_console_end_window(TesseraMachineState *m)
 {
     GArray *p = tessera_console_pending;

@@ -331,6 +331,12 @@ static int tessera_host_frame_order(gconstpointer a, gconstpointer b)
     return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+uint32_t tessera_mailbox_window_to_host(void)
+{
+    return tessera_mailbox_to_host_pending ? tessera_mailbox_to_host_pending->len
+                                           : 0;
+}
+
 void tessera_mailbox_end_window(TesseraMachineState *m)
 {
     TesseraMailboxState *s = tessera_mbox;

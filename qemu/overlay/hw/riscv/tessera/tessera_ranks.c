@@ -352,7 +352,8 @@ static void *tessera_ranks_allgatherv(TesseraRanks *r, const void *records,
 
 /* ---- the barrier controller's window ---------------------------------- */
 
-uint32_t tessera_ranks_barrier_exchange(TesseraMachineState *s, uint64_t at)
+uint32_t tessera_ranks_barrier_exchange(TesseraMachineState *s, uint64_t at,
+                                        uint64_t posted)
 {
     TesseraRanks *r = &s->ranks;
     TesseraBarrierCtl *b = s->barrier_ctl->model;
@@ -361,7 +362,7 @@ uint32_t tessera_ranks_barrier_exchange(TesseraMachineState *s, uint64_t at)
     size_t n, total, mine;
 
     n = tessera_barrier_ctl_fresh(b, &fresh);
-    if (r->count > 1) {
+    if (r->count > 1 && posted != 0) {
         /* Every rank's copy of the controller takes every rank's commands */
         all = tessera_ranks_allgatherv(r, fresh, n, sizeof(*fresh), &total,
                                        &mine);
@@ -585,6 +586,7 @@ void tessera_ranks_agree(TesseraMachineState *s, TesseraWindowVote *v)
         sum.host_frames += o->host_frames;
         sum.host_may_send |= o->host_may_send;
         sum.ocbus_drives += o->ocbus_drives;
+        sum.output += o->output;
         if (o->reset_at < sum.reset_at ||
             (o->reset_at == sum.reset_at && o->reset_hart < sum.reset_hart)) {
             sum.reset_at = o->reset_at;

@@ -236,6 +236,8 @@ static TesseraWindowVote tessera_windows_vote(TesseraMachineState *s,
         .host_frames = tessera_mailbox_host_frames(),
         .host_may_send = tessera_mailbox_host_may_send(s->mailbox),
         .ocbus_drives = tessera_windows_ocbus_drives(),
+        .output = tessera_console_window_lines() +
+                  tessera_mailbox_window_to_host(),
     };
     unsigned long hart;
 
@@ -268,7 +270,7 @@ static uint32_t tessera_windows_next(TesseraMachineState *s,
     /* The first group runs first: the exchange's wakes of others wait */
     w->active = 0;
     exchanged = tessera_ranks_exchange(s, w->end);
-    commands = tessera_ranks_barrier_exchange(s, w->end);
+    commands = tessera_ranks_barrier_exchange(s, w->end, last->posted);
     injected = tessera_mailbox_host_window(s, w->end, last->host_frames);
     lines = tessera_ranks_ocbus_window(s, w->end, last->ocbus_drives);
     heard = tessera_ranks_idle_window(s);
@@ -338,11 +340,14 @@ static bool tessera_windows_end_turns(TesseraMachineState *s)
     TesseraWindows *w = &s->windows;
     TesseraWindowVote v;
 
-    /* Every line of the windows since the last call is in */
-    tessera_console_end_window(s);
-    tessera_mailbox_end_window(s);
     v = tessera_windows_vote(s, false, 0, false);
     tessera_windows_agree(s, &v);
+    /* Every line of the windows since the last call is in: out they go
+     * (over ranks, gathered only where some rank has any) */
+    if (v.output) {
+        tessera_console_end_window(s);
+        tessera_mailbox_end_window(s);
+    }
     if (!v.pending) {
         if (s->ranks.count > 1 && v.host_may_send) {
             /*

@@ -129,6 +129,7 @@ typedef struct TesseraWindowVote {
     uint64_t ocbus_drives;   /* harts whose bus drive changed in the window */
     uint64_t reset_at;       /* the earliest guest reset; UINT64_MAX: none */
     uint64_t reset_hart;
+    uint64_t output;         /* console lines and messages to the host held */
 } TesseraWindowVote;
 
 struct TesseraMachineState {
@@ -313,6 +314,8 @@ bool tessera_mailbox_host_may_send(TesseraMailboxState *s);
 void tessera_mailbox_run_ends(void);
 /* With windows: the window's messages to the host go out (from rank 0). */
 void tessera_mailbox_end_window(TesseraMachineState *m);
+/* With windows: the messages to the host held for the window's end. */
+uint32_t tessera_mailbox_window_to_host(void);
 /* With windows: the host's messages of this window (rank 0 keeps them),
  * whether any wait here, and at the window's end (modelled time `at`,
  * `frames` of them on rank 0, as every rank agreed) those for this rank's
@@ -401,8 +404,10 @@ uint32_t tessera_ranks_exchange(TesseraMachineState *s, uint64_t at);
  * heard: 0 when nothing changed. */
 uint32_t tessera_ranks_idle_window(TesseraMachineState *s);
 /* The barrier controller's commands of the window, carried out alike on
- * every rank (barrier_ctl.h). Returns how many. */
-uint32_t tessera_ranks_barrier_exchange(TesseraMachineState *s, uint64_t at);
+ * every rank (barrier_ctl.h; `posted`: the commands on their way on every
+ * rank, as they agreed: none, nothing to hand over). Returns how many. */
+uint32_t tessera_ranks_barrier_exchange(TesseraMachineState *s, uint64_t at,
+                                        uint64_t posted);
 /* The open-collector bus's window (ocbus.h): every rank's drives and times
  * to every rank's copy of the bus, which takes its new value (`drives`:
  * how many changed on every rank, as they agreed). Returns the lines that
@@ -446,5 +451,7 @@ void tessera_console_flush_lines(TesseraConsoleState *s);
 /* With windows: writes the lines that wait for the window's end, every
  * rank's (call on every rank alike). */
 void tessera_console_end_window(TesseraMachineState *m);
+/* With windows: the console lines held for the window's end. */
+uint32_t tessera_console_window_lines(void);
 
 #endif
