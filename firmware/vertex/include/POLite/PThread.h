@@ -27,6 +27,8 @@
 // instead, the software ones included, with the same results (docs/vertex-api.md).
 struct PTinselMailbox {
   static constexpr uint32_t kReservedWords = 0;
+  // PThread drives this mailbox with fewer CSR operations than the calls below (PCombinedOps).
+  static constexpr bool kCombinedOps = true;
   int idle(bool vote) { return tinselIdle(vote); }
   bool can_recv() { return tinselCanRecv() != 0; }
   volatile void* recv() { return tinselRecv(); }
@@ -40,6 +42,16 @@ struct PTinselMailbox {
     tinselSetLen(static_cast<int>(flits - 1));
     tinselMulticast(mailbox, maskHigh, maskLow, msg);
   }
+};
+
+// A mailbox that is the plain one (PTinselMailbox): PThread then keeps the send registers
+// (SEND_PTR, SEND_LEN, the multicast mask) as it wrote them and writes only what changed, and
+// each step of its receive loop is one RECV_FREE, which frees the slot the step before took,
+// takes the next message and says whether a send may start (docs/vertex-api.md). Detectors with
+// their own wire format keep the calls of the interface.
+template <typename Mailbox>
+concept PCombinedOps = requires {
+  requires Mailbox::kCombinedOps;
 };
 
 #ifdef TESSERA_TERMINATION_METHOD
@@ -107,20 +119,46 @@ struct PThread : PThreadImage {
       enqueueIfReady(i);
     }
 
+    // The combined path's view of the send registers, and what the last RECV_FREE said.
+    constexpr bool kCombined = PCombinedOps<Mailbox>;
+    static_assert(!kCombined || kWireFlits == kHostFlits,
+                  "the combined path sends every message with one SEND_LEN");
+    uint32_t maskHigh = 0, maskLow = 0;
+    bool canSend = false;
+    if constexpr (kCombined) {
+      tessera_mbox_set_send_ptr(tessera_mbox_bus_address(wire));
+      tinselSetLen(static_cast<int>(kWireFlits - 1));
+      tessera_mbox_set_mask_hi(0);
+      tessera_mbox_set_mask_lo(0);
+      canSend = tinselCanSend() != 0;
+    }
+
     const POutEdge* multicast = nullptr;  // the next destination tile of the slot's message
     bool active = true;                   // did the last step() round ask for another?
     for (;;) {
       if (multicast != nullptr && multicast->key == InvalidKey) multicast = nullptr;
       if (multicast != nullptr || queued > 0) {
-        if (!tinselCanSend()) {
+        if (kCombined ? !canSend : !tinselCanSend()) {
           // Keep receiving while the network is full, or two busy threads could wait on
           // each other forever.
           blockedSends++;
           tinselWaitUntil(TINSEL_CAN_SEND | TINSEL_CAN_RECV);
         } else if (multicast != nullptr) {
           wire->message.destKey = multicast->key;
-          mailbox.multicast(multicast->mbox, multicast->threadMaskHigh, multicast->threadMaskLow,
-                            wire, kWireFlits);
+          if constexpr (kCombined) {
+            if (multicast->threadMaskHigh != maskHigh) {
+              maskHigh = multicast->threadMaskHigh;
+              tessera_mbox_set_mask_hi(maskHigh);
+            }
+            if (multicast->threadMaskLow != maskLow) {
+              maskLow = multicast->threadMaskLow;
+              tessera_mbox_set_mask_lo(maskLow);
+            }
+            tessera_mbox_multicast_masked(multicast->mbox);
+          } else {
+            mailbox.multicast(multicast->mbox, multicast->threadMaskHigh, multicast->threadMaskLow,
+                              wire, kWireFlits);
+          }
           msgsSent++;
           multicast++;
         } else {
@@ -156,8 +194,7 @@ struct PThread : PThreadImage {
         }
       }
 
-      while (mailbox.can_recv()) {
-        volatile void* const received = mailbox.recv();
+      const auto deliver = [&](volatile void* received) {
         PMessage<M>* const in =
             const_cast<PMessage<M>*>(&static_cast<volatile Wire*>(received)->message);
         const PInRange range = rangeOf(inRanges, numKeys, in->destKey);
@@ -167,7 +204,22 @@ struct PThread : PThreadImage {
           enqueueIfReady(inEdges[e].devId);
           msgsReceived++;
         }
-        mailbox.free(received);
+      };
+      if constexpr (kCombined) {
+        // Each step frees the slot of the step before; the last one, finding none, says
+        // whether the next send may start.
+        uint32_t got = tessera_mbox_recv_free(0);
+        for (uint32_t slot; (slot = tessera_mbox_recv_free_slot(got)) != 0;) {
+          deliver(tessera_mbox_pointer(slot));
+          got = tessera_mbox_recv_free(slot);
+        }
+        canSend = tessera_mbox_recv_free_can_send(got) != 0;
+      } else {
+        while (mailbox.can_recv()) {
+          volatile void* const received = mailbox.recv();
+          deliver(received);
+          mailbox.free(received);
+        }
       }
     }
 
