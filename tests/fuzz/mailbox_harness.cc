@@ -1086,7 +1086,6 @@ void MailboxHarness::check_send_resume(uint32_t hart, uint64_t now, uint64_t res
 
 bool MailboxHarness::op_recv(uint32_t hart) {
   const bool can = tessera_mailbox_can_recv(model_, hart);
-  const uint32_t tile = tile_of(hart);
   leave_halt(hart, TESSERA_CSR_RECV, 0);
   const CsrOutcome o = csr(hart, TESSERA_CSR_RECV, 0);
   if (!can) {
