@@ -44,11 +44,11 @@ struct PTinselMailbox {
   }
 };
 
-// A mailbox that is the plain one (PTinselMailbox): PThread then keeps the send registers
-// (SEND_PTR, SEND_LEN, the multicast mask) as it wrote them and writes only what changed, and
-// each step of its receive loop is one RECV_FREE, which frees the slot the step before took,
-// takes the next message and says whether a send may start (docs/vertex-api.md). Detectors with
-// their own wire format keep the calls of the interface.
+// A mailbox that is the plain one (PTinselMailbox): PThread then writes SEND_PTR and SEND_LEN
+// once (a multicast writes only the mask and the mailbox), and each step of its receive loop is one
+// RECV_FREE, which frees the slot the step before took, takes the next message and says whether a
+// send may start (docs/vertex-api.md). Detectors with their own wire format keep the calls of the
+// interface.
 template <typename Mailbox>
 concept PCombinedOps = requires {
   requires Mailbox::kCombinedOps;
@@ -119,17 +119,14 @@ struct PThread : PThreadImage {
       enqueueIfReady(i);
     }
 
-    // The combined path's view of the send registers, and what the last RECV_FREE said.
+    // The combined path: the send registers written once, and what the last RECV_FREE said.
     constexpr bool kCombined = PCombinedOps<Mailbox>;
     static_assert(!kCombined || kWireFlits == kHostFlits,
                   "the combined path sends every message with one SEND_LEN");
-    uint32_t maskHigh = 0, maskLow = 0;
     bool canSend = false;
     if constexpr (kCombined) {
       tessera_mbox_set_send_ptr(tessera_mbox_bus_address(wire));
       tinselSetLen(static_cast<int>(kWireFlits - 1));
-      tessera_mbox_set_mask_hi(0);
-      tessera_mbox_set_mask_lo(0);
       canSend = tinselCanSend() != 0;
     }
 
@@ -146,14 +143,8 @@ struct PThread : PThreadImage {
         } else if (multicast != nullptr) {
           wire->message.destKey = multicast->key;
           if constexpr (kCombined) {
-            if (multicast->threadMaskHigh != maskHigh) {
-              maskHigh = multicast->threadMaskHigh;
-              tessera_mbox_set_mask_hi(maskHigh);
-            }
-            if (multicast->threadMaskLow != maskLow) {
-              maskLow = multicast->threadMaskLow;
-              tessera_mbox_set_mask_lo(maskLow);
-            }
+            tessera_mbox_set_mask_hi(multicast->threadMaskHigh);
+            tessera_mbox_set_mask_lo(multicast->threadMaskLow);
             tessera_mbox_multicast_masked(multicast->mbox);
           } else {
             mailbox.multicast(multicast->mbox, multicast->threadMaskHigh, multicast->threadMaskLow,
@@ -194,7 +185,22 @@ struct PThread : PThreadImage {
         }
       }
 
-      const auto deliver = [&](volatile void* received) {
+      // Receive: on the combined path each step frees the slot of the step before, and the
+      // last one, finding no message, says whether the next send may start. (One loop body for
+      // both paths, in line: a lambda for it costs the edge loop registers.)
+      uint32_t got = 0;
+      if constexpr (kCombined) got = tessera_mbox_recv_free(0);
+      for (;;) {
+        volatile void* received;
+        uint32_t slot = 0;
+        if constexpr (kCombined) {
+          slot = tessera_mbox_recv_free_slot(got);
+          if (slot == 0) break;
+          received = tessera_mbox_pointer(slot);
+        } else {
+          if (!mailbox.can_recv()) break;
+          received = mailbox.recv();
+        }
         PMessage<M>* const in =
             const_cast<PMessage<M>*>(&static_cast<volatile Wire*>(received)->message);
         const PInRange range = rangeOf(inRanges, numKeys, in->destKey);
@@ -204,23 +210,13 @@ struct PThread : PThreadImage {
           enqueueIfReady(inEdges[e].devId);
           msgsReceived++;
         }
-      };
-      if constexpr (kCombined) {
-        // Each step frees the slot of the step before; the last one, finding none, says
-        // whether the next send may start.
-        uint32_t got = tessera_mbox_recv_free(0);
-        for (uint32_t slot; (slot = tessera_mbox_recv_free_slot(got)) != 0;) {
-          deliver(tessera_mbox_pointer(slot));
+        if constexpr (kCombined) {
           got = tessera_mbox_recv_free(slot);
-        }
-        canSend = tessera_mbox_recv_free_can_send(got) != 0;
-      } else {
-        while (mailbox.can_recv()) {
-          volatile void* const received = mailbox.recv();
-          deliver(received);
+        } else {
           mailbox.free(received);
         }
       }
+      if constexpr (kCombined) canSend = tessera_mbox_recv_free_can_send(got) != 0;
     }
 
 #ifdef POLITE_DUMP_STATS

@@ -151,9 +151,9 @@ static inline TESSERA_MBOX_CONSTEXPR_ int tessera_mbox_recv_free_can_send(uint32
     return (result & TESSERA_RECV_FREE_CAN_SEND) != 0;
 }
 
-/* The parts of tessera_mbox_multicast, for a caller that keeps what it wrote: the multicast
- * mask (MCAST_HI:MCAST_LO) and the slot of later sends (SEND_PTR) stay as written until written
- * again, so a runtime that sends from one slot writes only what changed. */
+/* The parts of tessera_mbox_multicast, for a caller that keeps what it wrote: the slot of later
+ * sends (SEND_PTR) and the multicast mask (MCAST_HI:MCAST_LO) stay as written until written
+ * again, so a runtime that always sends from one slot writes SEND_PTR once. */
 static inline void tessera_mbox_set_send_ptr(uint32_t slot)
 {
     (void)TESSERA_MBOX_CSR_SWAP_(TESSERA_CSR_SEND_PTR, slot);
