@@ -13,7 +13,8 @@
 //      device (a time step); when every thread voted "no step asked for more", the loop ends.
 // Then finish() runs on every device and each true result sends the message to the host.
 //
-// Only tinsel.h is used, so the runtime runs on the host machine (boards/hosted) in unit tests too.
+// Only tinsel.h and the mailbox driver core it includes are used, so the runtime runs on the host
+// machine (boards/hosted) in unit tests too.
 #ifndef TESSERA_POLITE_PTHREAD_H
 #define TESSERA_POLITE_PTHREAD_H
 
