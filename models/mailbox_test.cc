@@ -968,6 +968,83 @@ TEST(MailboxFaults, ReceiveWithNothingWaitingIsRecvEmpty) {
   EXPECT_EQ(h.Done(2, TESSERA_CSR_MBOX_FAULT).value, TESSERA_FAULT_NONE);  // per thread
 }
 
+// RECV_FREE: FREE of the slot written (0: none), RECV if a message waits, can-send in bit 0.
+TEST(MailboxRecvFree, FreesThenReceivesAndSaysWhetherASendMayStart) {
+  Harness h(kSmall);
+  const uint32_t receiver = 5, sender = 0;
+  h.GiveAll(receiver);
+  // Nothing waiting: no fault, no slot, and a send may start.
+  EXPECT_EQ(h.Done(receiver, TESSERA_CSR_RECV_FREE, 0, 7).value, TESSERA_RECV_FREE_CAN_SEND);
+  ASSERT_EQ(h.Send(sender, h.Id(receiver), 2, 1, 0).result, TESSERA_ACCESS_DONE);
+  ASSERT_EQ(h.Send(sender, h.Id(receiver), 2, 2, 0).result, TESSERA_ACCESS_DONE);
+
+  // Each step takes the next message as RECV does, at the time RECV would.
+  const CsrOutcome first = h.Done(receiver, TESSERA_CSR_RECV_FREE, 0, 1);
+  EXPECT_EQ(first.value & TESSERA_RECV_FREE_CAN_SEND, TESSERA_RECV_FREE_CAN_SEND);
+  const uint32_t first_slot = first.value & ~(TESSERA_BYTES_PER_SLOT - 1);
+  EXPECT_EQ(h.Bytes(receiver, first_slot)[0], static_cast<uint8_t>(1 * 31));
+  EXPECT_GT(first.resume_at, 1u);  // the message's arrival, as RECV
+  EXPECT_EQ(tessera_mailbox_thread_counts(h.model(), receiver).received, 0u);
+  // ... and frees the one before, which then counts as received.
+  const CsrOutcome second = h.Done(receiver, TESSERA_CSR_RECV_FREE, first_slot, first.resume_at);
+  const uint32_t second_slot = second.value & ~(TESSERA_BYTES_PER_SLOT - 1);
+  ASSERT_NE(second_slot, 0u);
+  EXPECT_EQ(h.Bytes(receiver, second_slot)[0], static_cast<uint8_t>(2 * 31));
+  EXPECT_EQ(tessera_mailbox_thread_counts(h.model(), receiver).received, 1u);
+  const CsrOutcome last = h.Done(receiver, TESSERA_CSR_RECV_FREE, second_slot, 5000);
+  EXPECT_EQ(last.value, TESSERA_RECV_FREE_CAN_SEND);
+  EXPECT_EQ(last.resume_at, 5000u);
+  EXPECT_EQ(tessera_mailbox_thread_counts(h.model(), receiver).received, 2u);
+  EXPECT_EQ(h.Done(receiver, TESSERA_CSR_CAN_RECV).value, 0u);
+  // Both slots are hardware's again.
+  EXPECT_EQ(h.Fault(receiver, TESSERA_CSR_FREE, first_slot), TESSERA_FAULT_DOUBLE_FREE);
+  EXPECT_EQ(h.Fault(receiver, TESSERA_CSR_FREE, second_slot), TESSERA_FAULT_DOUBLE_FREE);
+}
+
+TEST(MailboxRecvFree, AFreedSlotTakesAWaitingMessageWhichTheSameStepReceives) {
+  Harness h(kSmall);
+  const uint32_t receiver = 5;
+  h.Give(receiver, 1);  // one slot: the second message waits in the network
+  ASSERT_EQ(h.Send(0, h.Id(receiver), 1, 1).result, TESSERA_ACCESS_DONE);
+  ASSERT_EQ(h.Send(1, h.Id(receiver), 1, 2).result, TESSERA_ACCESS_DONE);
+  const uint32_t slot =
+      h.Done(receiver, TESSERA_CSR_RECV_FREE, 0, 100).value & ~(TESSERA_BYTES_PER_SLOT - 1);
+  ASSERT_EQ(slot, h.Slot(receiver, 1));
+  EXPECT_EQ(h.Bytes(receiver, slot)[0], static_cast<uint8_t>(1 * 31));
+  const uint32_t again = h.Done(receiver, TESSERA_CSR_RECV_FREE, slot, 100).value;
+  EXPECT_EQ(again, slot | TESSERA_RECV_FREE_CAN_SEND);
+  EXPECT_EQ(h.Bytes(receiver, slot)[0], static_cast<uint8_t>(2 * 31));
+  EXPECT_EQ(h.Done(receiver, TESSERA_CSR_RECV_FREE, slot, 100).value, TESSERA_RECV_FREE_CAN_SEND);
+  EXPECT_EQ(tessera_mailbox_thread_counts(h.model(), receiver).received, 2u);
+}
+
+TEST(MailboxRecvFree, ABadSlotFaultsAsFreeAndChangesNothing) {
+  Harness h(kSmall);
+  const uint32_t receiver = 5;
+  h.Give(receiver, 1);
+  ASSERT_EQ(h.Send(0, h.Id(receiver), 1, 1).result, TESSERA_ACCESS_DONE);
+  EXPECT_EQ(h.Fault(receiver, TESSERA_CSR_RECV_FREE, TESSERA_SCRATCH_BASE + 8),
+            TESSERA_FAULT_BAD_SLOT);
+  EXPECT_EQ(h.Fault(receiver, TESSERA_CSR_RECV_FREE, h.Slot(receiver, 1)),
+            TESSERA_FAULT_DOUBLE_FREE);  // hardware's, holding the message
+  EXPECT_EQ(h.Done(receiver, TESSERA_CSR_MBOX_FAULT).value, TESSERA_FAULT_DOUBLE_FREE);
+  // The message still waits.
+  EXPECT_EQ(h.Done(receiver, TESSERA_CSR_RECV_FREE).value,
+            h.Slot(receiver, 1) | TESSERA_RECV_FREE_CAN_SEND);
+}
+
+TEST(MailboxRecvFree, CanSendIsZeroWhileASendIsHeld) {
+  Harness h(kSmall, 4);
+  ASSERT_EQ(h.Send(0, h.Id(4), 4, 1).result, TESSERA_ACCESS_DONE);  // fills the buffer
+  ASSERT_EQ(h.Send(0, h.Id(4), 4, 2).result, TESSERA_ACCESS_DONE);  // held
+  EXPECT_EQ(h.Done(0, TESSERA_CSR_RECV_FREE).value, 0u);
+  uint32_t peeked = 1;
+  ASSERT_TRUE(tessera_mailbox_peek_csr(h.model(), 0, TESSERA_CSR_RECV_FREE, &peeked));
+  EXPECT_EQ(peeked, 0u);
+  h.Give(4, 1, 10);  // the first message enters its slot; the held one enters the network
+  EXPECT_EQ(h.Done(0, TESSERA_CSR_RECV_FREE).value, TESSERA_RECV_FREE_CAN_SEND);
+}
+
 TEST(MailboxFaults, SendWhileCanSendIsZeroIsSendBusy) {
   Harness h(kSmall, 4);
   ASSERT_EQ(h.Send(0, h.Id(4), 4, 1).result, TESSERA_ACCESS_DONE);

@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "tessera/models/mailbox.h"
 #include "tessera/hal/csr.h"
 #include "tessera/host/machine.h"
+#include "tessera/models/mailbox.h"
 
 namespace tessera::drivers {
 namespace {
@@ -204,6 +204,55 @@ TEST(MailboxDriver, MulticastReachesTheMaskedThreadsOfAMailbox) {
   EXPECT_EQ(machine.thread_counts(sender).sent, 4u);
 }
 
+// The core's combined operations, as the POLite runtime uses them: the send registers written
+// once, only the mask per multicast, and a receive loop of RECV_FREEs.
+TEST(MailboxDriver, ACombinedReceiveLoopTakesEachMessageOnceAndFreesItsSlots) {
+  Machine machine(kShape);
+  const uint32_t sender = ThreadId(kShape, 1, 0, 1, 0, 0, 0);
+  const uint32_t target_mailbox = ThreadId(kShape, 0, 0, 1, 0, 0, 0) >> 2;
+  constexpr uint32_t kMessages = 40;
+  std::latch ready(3);
+  std::atomic<int> got{0};
+  const std::vector<uint32_t> ids{sender, target_mailbox << 2, (target_mailbox << 2) | 2};
+  machine.run_on_harts(ids, [&](Hart& hart) {
+    const Mailbox mailbox;
+    ASSERT_TRUE(mailbox.give_receive_slots().ok());
+    ready.arrive_and_wait();
+    if (hart.id() == sender) {
+      tessera_mbox_set_send_ptr(mailbox.send_slot().bus_address());
+      tessera_mbox_set_len(3);
+      tessera_mbox_set_mask_hi(0);
+      tessera_mbox_set_mask_lo(0b0101);
+      for (uint32_t seq = 0; seq < kMessages; seq++) {
+        mailbox.wait_until(WaitConditions::can_send());
+        Stamp(mailbox.send_slot().as<Message>(), sender, seq);
+        tessera_mbox_multicast_masked(target_mailbox);
+      }
+      EXPECT_EQ(tessera_mbox_recv_free(0), uint32_t{TESSERA_RECV_FREE_CAN_SEND});
+      return;
+    }
+    uint32_t expected = 0, held = 0;
+    while (expected < kMessages) {
+      const uint32_t r = tessera_mbox_recv_free(held);
+      held = tessera_mbox_recv_free_slot(r);
+      EXPECT_TRUE(tessera_mbox_recv_free_can_send(r));
+      if (held == 0) {
+        mailbox.wait_until(WaitConditions::can_recv());
+        continue;
+      }
+      const volatile Message* m = Slot::at(held).as<Message>();
+      EXPECT_EQ(m->seq, expected);
+      EXPECT_TRUE(StampIntact(m, 4));
+      expected++;
+      got++;
+    }
+    // The last step frees the last slot, which counts the last message as received.
+    EXPECT_EQ(tessera_mbox_recv_free(held), uint32_t{TESSERA_RECV_FREE_CAN_SEND});
+  });
+  EXPECT_EQ(got.load(), 2 * static_cast<int>(kMessages));
+  EXPECT_EQ(machine.thread_counts((target_mailbox << 2) | 2).received, kMessages);
+}
+
 TEST(MailboxDriver, BackPressureStallsTheSenderAndLosesNothing) {
   MachineParams params;
   params.buffer_flits = 24;
@@ -381,8 +430,7 @@ TEST_F(MailboxHardwareFaults, EachFaultTrapsWithItsCode) {
   ASSERT_TRUE(mailbox.give(mailbox.receive_slot(3)).ok());
   EXPECT_EQ(FaultOf([&] { (void)mailbox.give(mailbox.receive_slot(3)); }),
             uint32_t(MailboxFault::kDoubleFree));
-  EXPECT_EQ(FaultOf([] { hal::csr_read<TESSERA_CSR_RECV>(); }),
-            uint32_t(MailboxFault::kRecvEmpty));
+  EXPECT_EQ(FaultOf([] { hal::csr_read<TESSERA_CSR_RECV>(); }), uint32_t(MailboxFault::kRecvEmpty));
   ASSERT_TRUE(mailbox.try_send(9, mailbox.send_slot(), 4).ok());
   ASSERT_TRUE(mailbox.try_send(9, mailbox.send_slot(), 4).ok());  // held
   EXPECT_EQ(FaultOf([] { hal::csr_write<TESSERA_CSR_SEND>(1); }),

@@ -162,6 +162,40 @@ class Scenario {
       return;
     }
     FUZZ_CHECK(r == Result::kDone, "RECV blocked");
+    Took(t, slot);
+  }
+
+  // RECV_FREE: frees a slot t holds (or none), then receives if a message waits, and reads
+  // can-send in bit 0 as CAN_SEND would.
+  void RecvFree(uint32_t t, bool free_one) {
+    Shadow& s = shadow_[t];
+    const uint32_t freed = free_one && !s.held.empty() ? *s.held.begin() : 0;
+    uint32_t got = 0;
+    const Result r = Csr(t, TESSERA_CSR_RECV_FREE, freed, true, &got);
+    s.idle = false;
+    FUZZ_CHECK(r == Result::kDone, "RECV_FREE 0x%x by %u: %d (0x%x)", freed, t, static_cast<int>(r),
+               got);
+    if (freed != 0) {
+      s.held.erase(freed);
+      in_flight_--;
+    }
+    uint32_t can_send = 0;
+    FUZZ_CHECK(Csr(t, TESSERA_CSR_CAN_SEND, 0, true, &can_send) == Result::kDone,
+               "CAN_SEND refused");
+    FUZZ_CHECK((got & TESSERA_RECV_FREE_CAN_SEND) == can_send,
+               "RECV_FREE read can-send %u, CAN_SEND %u", got & TESSERA_RECV_FREE_CAN_SEND,
+               can_send);
+    const uint32_t slot = got & ~uint32_t{TESSERA_BYTES_PER_SLOT - 1};
+    if (slot == 0) {
+      FUZZ_CHECK(!Waiting(t), "RECV_FREE took nothing while a message waits for %u", t);
+      return;
+    }
+    Took(t, slot);
+  }
+
+  // t received the message in `slot`: in order, intact, meant for it.
+  void Took(uint32_t t, uint32_t slot) {
+    Shadow& s = shadow_[t];
     volatile uint32_t* words = Words(slot);
     const uint32_t from = words[0] >> 24, seq = words[0] >> 4 & 0xfffff;
     auto& queue = expected_[{from, t}];
@@ -360,8 +394,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                1 + in.below(4));
         break;
       case 3:
-      case 4:
         s.Receive(t);
+        break;
+      case 4:
+        s.RecvFree(t, in.flag());
         break;
       case 5:
         s.Free(t, in.below(n));

@@ -18,7 +18,8 @@ namespace {
 constexpr uint32_t kMailboxCsrs[] = {
     TESSERA_CSR_FREE,     TESSERA_CSR_CAN_SEND, TESSERA_CSR_CAN_RECV,   TESSERA_CSR_SEND_LEN,
     TESSERA_CSR_SEND_PTR, TESSERA_CSR_SEND,     TESSERA_CSR_RECV,       TESSERA_CSR_WAIT_UNTIL,
-    TESSERA_CSR_MCAST_HI, TESSERA_CSR_MCAST_LO, TESSERA_CSR_MCAST_SEND, TESSERA_CSR_MBOX_FAULT};
+    TESSERA_CSR_MCAST_HI, TESSERA_CSR_MCAST_LO, TESSERA_CSR_MCAST_SEND, TESSERA_CSR_MBOX_FAULT,
+    TESSERA_CSR_RECV_FREE};
 
 constexpr uint32_t kCanSend = TESSERA_WAIT_CAN_SEND;
 constexpr uint32_t kCanRecv = TESSERA_WAIT_CAN_RECV;
@@ -456,10 +457,12 @@ MailboxHarness::CsrOutcome MailboxHarness::csr(uint32_t hart, uint32_t csrno, ui
   o.fault = static_cast<TesseraMailboxFault>(a.code);
   const bool mailbox_csr = exists && is_mailbox_csr(csrno);
   FUZZ_CHECK(peekable == mailbox_csr, "peek of csr 0x%x of hart %u: %d", csrno, hart, peekable);
-  FUZZ_CHECK(
-      o.result != TESSERA_ACCESS_DONE || o.value == peeked || csrno == TESSERA_CSR_WAIT_UNTIL,
-      "csr 0x%x of hart %u returned 0x%x, a debugger saw 0x%x before", csrno, hart, o.value,
-      peeked);
+  FUZZ_CHECK(o.result != TESSERA_ACCESS_DONE || o.value == peeked ||
+                 csrno == TESSERA_CSR_WAIT_UNTIL ||
+                 // the slot it frees first may take a waiting message, which it then receives
+                 (csrno == TESSERA_CSR_RECV_FREE && value != 0),
+             "csr 0x%x of hart %u returned 0x%x, a debugger saw 0x%x before", csrno, hart, o.value,
+             peeked);
   if (tracing()) {
     fprintf(stderr,
             "hart %u csr 0x%x value 0x%x now %llu -> result %d value 0x%x resume %llu "
@@ -808,8 +811,10 @@ void MailboxHarness::step(FuzzInput& in) {
   }
   switch (kind % 15) {
     case 0:
-    case 1:
       op_free(h, in);
+      break;
+    case 1:
+      op_recv_free(h, in);
       break;
     case 2:
       op_send(h, in);
@@ -952,6 +957,13 @@ bool MailboxHarness::free_slot(uint32_t hart, uint32_t address) {
   FUZZ_CHECK(o.result == TESSERA_ACCESS_DONE && o.value == 0 && o.resume_at == now,
              "FREE of software slot %d of tile %u by hart %u: result %d fault %d", n, tile, hart,
              o.result, o.fault);
+  freed(hart, tile, static_cast<uint32_t>(n));
+  return true;
+}
+
+// Software slot n of `tile` went to hardware by a FREE of `hart`.
+void MailboxHarness::freed(uint32_t hart, uint32_t tile, uint32_t n) {
+  Slot& s = slot(tile, n);
   if (s.copy != kNone) {
     copies_[s.copy].state = CopyState::kDone;
     undelivered_--;
@@ -964,7 +976,6 @@ bool MailboxHarness::free_slot(uint32_t hart, uint32_t address) {
   if (owner != hart) {
     harts_[owner].lent_slots++;
   }
-  return true;
 }
 
 // The end of a window: every message at an egress enters the network or stays there, nothing is
@@ -1075,7 +1086,6 @@ void MailboxHarness::check_send_resume(uint32_t hart, uint64_t now, uint64_t res
 
 bool MailboxHarness::op_recv(uint32_t hart) {
   const bool can = tessera_mailbox_can_recv(model_, hart);
-  const uint32_t tile = tile_of(hart);
   leave_halt(hart, TESSERA_CSR_RECV, 0);
   const CsrOutcome o = csr(hart, TESSERA_CSR_RECV, 0);
   if (!can) {
@@ -1085,20 +1095,80 @@ bool MailboxHarness::op_recv(uint32_t hart) {
   }
   FUZZ_CHECK(o.result == TESSERA_ACCESS_DONE, "RECV by hart %u with can-recv 1: result %d fault %d",
              hart, o.result, o.fault);
-  const int n = slot_of_address(o.value);
-  FUZZ_CHECK(n >= 0, "RECV by hart %u returned 0x%x, not a slot", hart, o.value);
+  took(hart, o.value, o.resume_at);
+  return true;
+}
+
+// RECV (or RECV_FREE) by `hart` gave it the slot at bus address `address`, at resume_at.
+void MailboxHarness::took(uint32_t hart, uint32_t address, uint64_t resume_at) {
+  const uint32_t tile = tile_of(hart);
+  const int n = slot_of_address(address);
+  FUZZ_CHECK(n >= 0, "RECV by hart %u returned 0x%x, not a slot", hart, address);
   Slot& s = slot(tile, n);
   FUZZ_CHECK(s.hardware && s.giver == hart,
              "RECV by hart %u returned slot %d of tile %u, which it did not give (%s, by %u)", hart,
              n, tile, s.hardware ? "hardware's" : "software's", s.giver);
-  s.copy = received(hart, tile, n, o.resume_at);
+  s.copy = received(hart, tile, n, resume_at);
   s.hardware = false;
   const uint32_t owner = range_owner(tile, n);
   if (owner != hart) {
     harts_[owner].lent_slots--;
   }
   last_received_slot_ = static_cast<uint32_t>(n);
-  return true;
+}
+
+// RECV_FREE: a FREE of the address (0: none; a receive loop frees what it took last), then a
+// RECV if a message waits, can-send in bit 0; a bad slot faults as FREE, changing nothing.
+void MailboxHarness::op_recv_free(uint32_t hart, FuzzInput& in) {
+  const uint32_t tile = tile_of(hart);
+  uint32_t address = 0;
+  switch (in.below(4)) {
+    case 0:
+      break;
+    case 1:
+      address = pick_slot_address(hart, in);
+      break;
+    default:
+      address = last_received_slot_ != kNone
+                    ? TESSERA_SCRATCH_BASE + last_received_slot_ * TESSERA_BYTES_PER_SLOT
+                    : 0;
+      break;
+  }
+  const int n = address == 0 ? -1 : slot_of_address(address);
+  if (n >= 0 && !slot(tile, n).hardware && !may_give(hart, tile, n)) {
+    address = 0;
+  }
+  const bool bad_slot = address != 0 && n < 0;
+  const bool double_free = n >= 0 && address != 0 && slot(tile, n).hardware;
+  const uint64_t now = harts_[hart].now;
+  leave_halt(hart, TESSERA_CSR_RECV_FREE, address);
+  const CsrOutcome o = csr(hart, TESSERA_CSR_RECV_FREE, address);
+  if (bad_slot || double_free) {
+    FUZZ_CHECK(o.result == TESSERA_ACCESS_FAULT &&
+                   o.fault == (bad_slot ? TESSERA_FAULT_BAD_SLOT : TESSERA_FAULT_DOUBLE_FREE),
+               "RECV_FREE 0x%x by hart %u: result %d fault %d, not %s", address, hart, o.result,
+               o.fault, bad_slot ? "bad slot" : "double free");
+    return;
+  }
+  FUZZ_CHECK(o.result == TESSERA_ACCESS_DONE, "RECV_FREE 0x%x by hart %u: result %d fault %d",
+             address, hart, o.result, o.fault);
+  if (address != 0) {
+    freed(hart, tile, static_cast<uint32_t>(n));
+  }
+  FUZZ_CHECK(
+      ((o.value & TESSERA_RECV_FREE_CAN_SEND) != 0) == tessera_mailbox_can_send(model_, hart),
+      "RECV_FREE by hart %u read can-send %u, CAN_SEND would read %d", hart,
+      o.value & TESSERA_RECV_FREE_CAN_SEND, tessera_mailbox_can_send(model_, hart));
+  const uint32_t taken = o.value & ~(TESSERA_BYTES_PER_SLOT - 1);
+  if (taken == 0) {
+    // Nothing waited, or the step would have taken it.
+    FUZZ_CHECK(!tessera_mailbox_can_recv(model_, hart) && o.resume_at == now,
+               "RECV_FREE by hart %u took nothing: can-recv %d, resumes at %llu (now %llu)", hart,
+               tessera_mailbox_can_recv(model_, hart), static_cast<unsigned long long>(o.resume_at),
+               static_cast<unsigned long long>(now));
+    return;
+  }
+  took(hart, taken, o.resume_at);
 }
 
 void MailboxHarness::op_set_len(uint32_t hart, FuzzInput& in) {

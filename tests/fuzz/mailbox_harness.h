@@ -180,11 +180,14 @@ class MailboxHarness {
   uint32_t holds(uint32_t hart, uint32_t bits) const;  // of WAIT_UNTIL bits 0/1
   bool may_give(uint32_t hart, uint32_t tile, uint32_t n);
   void op_free(uint32_t hart, FuzzInput& in);
+  void freed(uint32_t hart, uint32_t tile, uint32_t n);
   bool free_slot(uint32_t hart, uint32_t address);
   void exchange(FuzzInput& in);
   void op_send(uint32_t hart, FuzzInput& in);
   void check_send_resume(uint32_t hart, uint64_t now, uint64_t resume_at) const;
   bool op_recv(uint32_t hart);
+  void took(uint32_t hart, uint32_t address, uint64_t resume_at);
+  void op_recv_free(uint32_t hart, FuzzInput& in);
   void op_set_len(uint32_t hart, FuzzInput& in);
   void op_set_ptr(uint32_t hart, FuzzInput& in);
   void op_mcast_mask(uint32_t hart, FuzzInput& in);

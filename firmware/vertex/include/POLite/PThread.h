@@ -13,7 +13,8 @@
 //      device (a time step); when every thread voted "no step asked for more", the loop ends.
 // Then finish() runs on every device and each true result sends the message to the host.
 //
-// Only tinsel.h is used, so the runtime runs on the host machine (boards/hosted) in unit tests too.
+// Only tinsel.h and the mailbox driver core it includes are used, so the runtime runs on the host
+// machine (boards/hosted) in unit tests too.
 #ifndef TESSERA_POLITE_PTHREAD_H
 #define TESSERA_POLITE_PTHREAD_H
 
@@ -27,6 +28,8 @@
 // instead, the software ones included, with the same results (docs/vertex-api.md).
 struct PTinselMailbox {
   static constexpr uint32_t kReservedWords = 0;
+  // PThread drives this mailbox with fewer CSR operations than the calls below (PCombinedOps).
+  static constexpr bool kCombinedOps = true;
   int idle(bool vote) { return tinselIdle(vote); }
   bool can_recv() { return tinselCanRecv() != 0; }
   volatile void* recv() { return tinselRecv(); }
@@ -40,6 +43,16 @@ struct PTinselMailbox {
     tinselSetLen(static_cast<int>(flits - 1));
     tinselMulticast(mailbox, maskHigh, maskLow, msg);
   }
+};
+
+// A mailbox that is the plain one (PTinselMailbox): PThread then writes SEND_PTR and SEND_LEN
+// once (a multicast writes only the mask and the mailbox), and each step of its receive loop is one
+// RECV_FREE, which frees the slot the step before took, takes the next message and says whether a
+// send may start (docs/vertex-api.md). Detectors with their own wire format keep the calls of the
+// interface.
+template <typename Mailbox>
+concept PCombinedOps = requires {
+  requires Mailbox::kCombinedOps;
 };
 
 #ifdef TESSERA_TERMINATION_METHOD
@@ -107,20 +120,37 @@ struct PThread : PThreadImage {
       enqueueIfReady(i);
     }
 
+    // The combined path: the send registers written once, and what the last RECV_FREE said.
+    constexpr bool kCombined = PCombinedOps<Mailbox>;
+    static_assert(!kCombined || kWireFlits == kHostFlits,
+                  "the combined path sends every message with one SEND_LEN");
+    bool canSend = false;
+    if constexpr (kCombined) {
+      tessera_mbox_set_send_ptr(tessera_mbox_bus_address(wire));
+      tinselSetLen(static_cast<int>(kWireFlits - 1));
+      canSend = tinselCanSend() != 0;
+    }
+
     const POutEdge* multicast = nullptr;  // the next destination tile of the slot's message
     bool active = true;                   // did the last step() round ask for another?
     for (;;) {
       if (multicast != nullptr && multicast->key == InvalidKey) multicast = nullptr;
       if (multicast != nullptr || queued > 0) {
-        if (!tinselCanSend()) {
+        if (kCombined ? !canSend : !tinselCanSend()) {
           // Keep receiving while the network is full, or two busy threads could wait on
           // each other forever.
           blockedSends++;
           tinselWaitUntil(TINSEL_CAN_SEND | TINSEL_CAN_RECV);
         } else if (multicast != nullptr) {
           wire->message.destKey = multicast->key;
-          mailbox.multicast(multicast->mbox, multicast->threadMaskHigh, multicast->threadMaskLow,
-                            wire, kWireFlits);
+          if constexpr (kCombined) {
+            tessera_mbox_set_mask_hi(multicast->threadMaskHigh);
+            tessera_mbox_set_mask_lo(multicast->threadMaskLow);
+            tessera_mbox_multicast_masked(multicast->mbox);
+          } else {
+            mailbox.multicast(multicast->mbox, multicast->threadMaskHigh, multicast->threadMaskLow,
+                              wire, kWireFlits);
+          }
           msgsSent++;
           multicast++;
         } else {
@@ -156,8 +186,22 @@ struct PThread : PThreadImage {
         }
       }
 
-      while (mailbox.can_recv()) {
-        volatile void* const received = mailbox.recv();
+      // Receive: on the combined path each step frees the slot of the step before, and the
+      // last one, finding no message, says whether the next send may start. (One loop body for
+      // both paths, in line: a lambda for it costs the edge loop registers.)
+      uint32_t got = 0;
+      if constexpr (kCombined) got = tessera_mbox_recv_free(0);
+      for (;;) {
+        volatile void* received;
+        uint32_t slot = 0;
+        if constexpr (kCombined) {
+          slot = tessera_mbox_recv_free_slot(got);
+          if (slot == 0) break;
+          received = tessera_mbox_pointer(slot);
+        } else {
+          if (!mailbox.can_recv()) break;
+          received = mailbox.recv();
+        }
         PMessage<M>* const in =
             const_cast<PMessage<M>*>(&static_cast<volatile Wire*>(received)->message);
         const PInRange range = rangeOf(inRanges, numKeys, in->destKey);
@@ -167,8 +211,13 @@ struct PThread : PThreadImage {
           enqueueIfReady(inEdges[e].devId);
           msgsReceived++;
         }
-        mailbox.free(received);
+        if constexpr (kCombined) {
+          got = tessera_mbox_recv_free(slot);
+        } else {
+          mailbox.free(received);
+        }
       }
+      if constexpr (kCombined) canSend = tessera_mbox_recv_free_can_send(got) != 0;
     }
 
 #ifdef POLITE_DUMP_STATS

@@ -53,6 +53,11 @@
 #define TESSERA_CSR_BARRIER_ENTER 0x81d /* swap: enter uid with count (0 =
                                            the registered one); blocks until
                                            released; reads TESSERA_BARRIER_* */
+/* A receive loop's round trips in one (docs/mailbox.md): FREE of the slot
+ * written (0: none), then RECV if a message waits, and CAN_SEND. */
+#define TESSERA_CSR_RECV_FREE   0x81e /* swap: slot to free, or 0; reads the
+                                         next message's slot (0: none waits)
+                                         | TESSERA_RECV_FREE_CAN_SEND */
 #define TESSERA_CSR_HART_ID     0xf14 /* read: global thread id (mhartid)        */
 #define TESSERA_CSR_CYCLE       0xc00 /* read: modelled cycle count (low word)   */
 #define TESSERA_CSR_CYCLEH      0xc80 /* read: modelled cycle count (high word)  */
@@ -75,11 +80,16 @@ static inline int tessera_csr_is_mailbox(uint32_t csr)
     case TESSERA_CSR_MCAST_LO:
     case TESSERA_CSR_MCAST_SEND:
     case TESSERA_CSR_MBOX_FAULT:
+    case TESSERA_CSR_RECV_FREE:
         return 1;
     default:
         return 0;
     }
 }
+
+/* Bit 0 of what RECV_FREE reads (slot addresses are 64-byte aligned): 1 if a
+ * send may start, as CAN_SEND would read after the operation. */
+#define TESSERA_RECV_FREE_CAN_SEND 1u
 
 /* True for the CSRs of the reflex switches. */
 static inline int tessera_csr_is_reflex(uint32_t csr)

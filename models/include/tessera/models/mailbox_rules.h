@@ -355,6 +355,34 @@ static inline TesseraMailboxFault tessera_mailbox_rules_recv(
     return TESSERA_FAULT_NONE;
 }
 
+/* RECV_FREE: FREE of `address` unless 0, then RECV if a message waits (else
+ * the slot part reads 0), and can-send in bit 0: one operation for a receive
+ * loop's FREE, CAN_RECV, RECV and the CAN_SEND before its next send. A bad
+ * slot to free faults as FREE does, before anything changes. */
+static inline TesseraMailboxFault tessera_mailbox_rules_recv_free(
+    const TesseraMailboxRulesOps *ops, void *ctx,
+    const TesseraMailboxTile *tile, TesseraMailboxRegs *t, uint32_t address,
+    uint64_t now, uint32_t *result, uint64_t *resume_at)
+{
+    TesseraMailboxFault f = TESSERA_FAULT_NONE;
+
+    if (address != 0) {
+        f = tessera_mailbox_rules_free(ops, ctx, tile, t, address, now);
+        if (f != TESSERA_FAULT_NONE) {
+            return f;
+        }
+    }
+    *result = 0;
+    if (t->recv.head != TESSERA_MAILBOX_NO_SLOT) {
+        f = tessera_mailbox_rules_recv(ops, ctx, tile, t, now, result,
+                                       resume_at);
+    }
+    if (ops->can_send(ctx, t)) {
+        *result |= TESSERA_RECV_FREE_CAN_SEND;
+    }
+    return f;
+}
+
 static inline TesseraMailboxFault tessera_mailbox_rules_send(
     const TesseraMailboxRulesOps *ops, void *ctx, TesseraMailboxRegs *t,
     uint32_t dest, uint64_t now, uint64_t *resume_at)
@@ -510,6 +538,10 @@ static inline TesseraAccessStatus tessera_mailbox_rules_issue(
     case TESSERA_CSR_RECV:
         *f = tessera_mailbox_rules_recv(ops, ctx, tile, t, now, out, at);
         break;
+    case TESSERA_CSR_RECV_FREE:
+        *f = tessera_mailbox_rules_recv_free(ops, ctx, tile, t, value, now,
+                                             out, at);
+        break;
     case TESSERA_CSR_WAIT_UNTIL:
         return tessera_mailbox_rules_wait(ops, ctx, t, value, now, out, at, f);
     case TESSERA_CSR_MCAST_SEND:
@@ -576,6 +608,11 @@ static inline uint32_t tessera_mailbox_rules_peek(
         return t->recv.head != TESSERA_MAILBOX_NO_SLOT
                    ? tessera_mailbox_slot_address(t->recv.head)
                    : 0;
+    case TESSERA_CSR_RECV_FREE: /* as if it freed nothing */
+        return (t->recv.head != TESSERA_MAILBOX_NO_SLOT
+                    ? tessera_mailbox_slot_address(t->recv.head)
+                    : 0) |
+               (ops->can_send(ctx, t) ? TESSERA_RECV_FREE_CAN_SEND : 0);
     case TESSERA_CSR_WAIT_UNTIL:
         return t->wait_bits;
     case TESSERA_CSR_SEND_LEN:

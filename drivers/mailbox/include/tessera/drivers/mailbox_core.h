@@ -131,6 +131,51 @@ static inline uint32_t tessera_mbox_recv(void)
     return TESSERA_MBOX_CSR_SWAP_(TESSERA_CSR_RECV, 0);
 }
 
+/* A receive loop's step in one operation (RECV_FREE): gives the slot at bus address `freed` to
+ * hardware as tessera_mbox_free does (0: none), then takes the oldest waiting message as
+ * tessera_mbox_recv does. Reads that slot's bus address (0 if none waits), with
+ * TESSERA_RECV_FREE_CAN_SEND set if a send may start: tessera_mbox_recv_free_slot and
+ * tessera_mbox_recv_free_can_send take the two apart. */
+static inline uint32_t tessera_mbox_recv_free(uint32_t freed)
+{
+    return TESSERA_MBOX_CSR_SWAP_(TESSERA_CSR_RECV_FREE, freed);
+}
+
+static inline TESSERA_MBOX_CONSTEXPR_ uint32_t tessera_mbox_recv_free_slot(uint32_t result)
+{
+    return result & ~(uint32_t)(TESSERA_BYTES_PER_SLOT - 1);
+}
+
+static inline TESSERA_MBOX_CONSTEXPR_ int tessera_mbox_recv_free_can_send(uint32_t result)
+{
+    return (result & TESSERA_RECV_FREE_CAN_SEND) != 0;
+}
+
+/* The parts of tessera_mbox_multicast, for a caller that keeps what it wrote: the slot of later
+ * sends (SEND_PTR) and the multicast mask (MCAST_HI:MCAST_LO) stay as written until written
+ * again, so a runtime that always sends from one slot writes SEND_PTR once. */
+static inline void tessera_mbox_set_send_ptr(uint32_t slot)
+{
+    (void)TESSERA_MBOX_CSR_SWAP_(TESSERA_CSR_SEND_PTR, slot);
+}
+
+static inline void tessera_mbox_set_mask_hi(uint32_t mask_hi)
+{
+    (void)TESSERA_MBOX_CSR_SWAP_(TESSERA_CSR_MCAST_HI, mask_hi);
+}
+
+static inline void tessera_mbox_set_mask_lo(uint32_t mask_lo)
+{
+    (void)TESSERA_MBOX_CSR_SWAP_(TESSERA_CSR_MCAST_LO, mask_lo);
+}
+
+/* Sends SEND_LEN + 1 flits from SEND_PTR to each thread k of mailbox `mailbox` with bit k of
+ * the mask set. */
+static inline void tessera_mbox_multicast_masked(uint32_t mailbox)
+{
+    (void)TESSERA_MBOX_CSR_SWAP_(TESSERA_CSR_MCAST_SEND, mailbox);
+}
+
 /* Gives the slot at bus address `slot` to hardware for receiving (Tinsel's alloc and free); a
  * received message in it counts as received from then on. */
 static inline void tessera_mbox_free(uint32_t slot)

@@ -578,6 +578,7 @@ static const struct {
     TESSERA_MAILBOX_CSR(MCAST_LO),
     TESSERA_MAILBOX_CSR(MCAST_SEND),
     TESSERA_MAILBOX_CSR(MBOX_FAULT),
+    TESSERA_MAILBOX_CSR(RECV_FREE),
 };
 static riscv_csr_operations
     tessera_mailbox_csr_ops[ARRAY_SIZE(tessera_mailbox_csrs)];
