@@ -61,8 +61,8 @@ status is the image's, through semihosting (docs/boards.md). That takes no
     parser.options.add_argument("--board", metavar="<board>", help=(
         f"a dev board: one of the folders of boards/ with a board.env ({words(board_names())})"))
     parser.options.add_argument("--ranks", metavar="N", type=int, default=1, help=(
-        "spread the boards over N QEMU processes started by Open MPI's mpirun (docs/ranks.md); "
-        "the same output as one process. Not yet with --send or the host link"))
+        "spread the boards over N QEMU processes started by Open MPI's mpirun (docs/ranks.md), "
+        "with the same output as one process with windows=on"))
     add_machine_arguments(parser)
     return parser
 
@@ -78,15 +78,9 @@ def cmd_run(args):
                       *(parsed.qemu_args or [])])
     if parsed.ranks < 1:
         parser.error(f"--ranks {parsed.ranks}: 1 or more")
-    if parsed.ranks > 1:
-        if parsed.send:
-            parser.error("--ranks takes no --send yet: the host link runs in one process")
-        elf = built_app(parsed.app)
-        command = qemu_command(elf, parsed.properties + with_dashdash(parsed.qemu_args),
-                               ranks=parsed.ranks)
-        exec_program(command)
     elf = built_app(parsed.app)
-    command = qemu_command(elf, parsed.properties + with_dashdash(parsed.qemu_args))
+    command = qemu_command(elf, parsed.properties + with_dashdash(parsed.qemu_args),
+                           ranks=parsed.ranks)
     # Through the host link's host side, so that messages threads send to tinselHostId() are
     # printed; the exit status is still the guest's.
     exec_program([TESSERA_HOST, *host_arguments(parsed.send), "--", *command])
