@@ -215,6 +215,29 @@ static void tessera_ranks_put_credit(void *opaque,
 }
 
 /*
+ * Where each rank's `counts` bytes of records of `size` go in one buffer:
+ * `displs`, and the total. Counts that are no whole records, or more than
+ * 2 GiB in all, end every rank.
+ */
+static size_t tessera_ranks_place(TesseraRanks *r, const int *counts,
+                                  int *displs, size_t size)
+{
+    size_t sum = 0;
+
+    for (uint32_t i = 0; i < r->count; i++) {
+        if (counts[i] < 0 || counts[i] % size != 0 ||
+            (size_t)counts[i] > INT_MAX - sum) {
+            error_report("tessera: rank %u: rank %u sent %d bytes, not whole "
+                         "records", r->rank, i, counts[i]);
+            MPI_Abort(MPI_COMM_WORLD, 1);
+        }
+        displs[i] = sum;
+        sum += counts[i];
+    }
+    return sum;
+}
+
+/*
  * Sends every rank its bytes and returns what all ranks sent this one, as
  * records of `size` bytes (*n of them; g_free the result).
  */
@@ -227,7 +250,7 @@ static void *tessera_ranks_alltoall(TesseraRanks *r, GByteArray **to,
     g_autofree int *recv_displs = g_new(int, r->count);
     g_autofree uint8_t *send = NULL;
     uint8_t *recv;
-    size_t total = 0, received = 0;
+    size_t total = 0, received;
 
     for (uint32_t i = 0; i < r->count; i++) {
         if (to[i]->len > INT_MAX - total) {
@@ -248,16 +271,7 @@ static void *tessera_ranks_alltoall(TesseraRanks *r, GByteArray **to,
     }
     MPI_Alltoall(send_counts, 1, MPI_INT, recv_counts, 1, MPI_INT,
                  MPI_COMM_WORLD);
-    for (uint32_t i = 0; i < r->count; i++) {
-        if (recv_counts[i] < 0 || recv_counts[i] % size != 0 ||
-            (size_t)recv_counts[i] > INT_MAX - received) {
-            error_report("tessera: rank %u: rank %u sent %d bytes, not whole "
-                         "records", r->rank, i, recv_counts[i]);
-            MPI_Abort(MPI_COMM_WORLD, 1);
-        }
-        recv_displs[i] = received;
-        received += recv_counts[i];
-    }
+    received = tessera_ranks_place(r, recv_counts, recv_displs, size);
     recv = g_malloc(MAX(received, 1));
     MPI_Alltoallv(send, send_counts, send_displs, MPI_BYTE, recv,
                   recv_counts, recv_displs, MPI_BYTE, MPI_COMM_WORLD);
@@ -320,7 +334,7 @@ static void *tessera_ranks_allgatherv(TesseraRanks *r, const void *records,
     g_autofree int *counts = g_new(int, r->count);
     g_autofree int *displs = g_new(int, r->count);
     int bytes;
-    size_t sum = 0;
+    size_t sum;
     uint8_t *all;
 
     if (n > INT_MAX / size) {
@@ -330,16 +344,7 @@ static void *tessera_ranks_allgatherv(TesseraRanks *r, const void *records,
     }
     bytes = n * size;
     MPI_Allgather(&bytes, 1, MPI_INT, counts, 1, MPI_INT, MPI_COMM_WORLD);
-    for (uint32_t i = 0; i < r->count; i++) {
-        if (counts[i] < 0 || counts[i] % size != 0 ||
-            (size_t)counts[i] > INT_MAX - sum) {
-            error_report("tessera: rank %u: rank %u sent %d bytes, not whole "
-                         "records", r->rank, i, counts[i]);
-            MPI_Abort(MPI_COMM_WORLD, 1);
-        }
-        displs[i] = sum;
-        sum += counts[i];
-    }
+    sum = tessera_ranks_place(r, counts, displs, size);
     all = g_malloc(MAX(sum, 1));
     if (sum != 0) {
         MPI_Allgatherv(records, bytes, MPI_BYTE, all, counts, displs,
