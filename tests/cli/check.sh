@@ -114,7 +114,7 @@ errors)
     grep -q "debug --ranks 2: not yet" "$err" || fail "./tessera debug --ranks 2: unclear error"
     an_error run --ranks 0 hello
     # The host link over ranks: tessera-host's message to a thread, and the run's own verdict.
-    ./tessera run --ranks 2 --send 0:1 hostlink_echo boards-x=2 >"$out" 2>"$err" ||
+    "$tessera" run --ranks 2 --send 0:1 hostlink_echo boards-x=2 >"$out" 2>"$err" ||
         fail "./tessera run --ranks 2 --send: exit status $?"
     grep -q "^host <- thread 0x0 cycle [0-9]*: 0x00000002 " "$out" ||
         fail "./tessera run --ranks 2 --send: no echo from thread 0"

@@ -183,6 +183,8 @@ class MailboxHarness {
   void freed(uint32_t hart, uint32_t tile, uint32_t n);
   bool free_slot(uint32_t hart, uint32_t address);
   void exchange(FuzzInput& in);
+  // With windows: the termination detector's master hears the window's news (termdet.h).
+  void idle_window();
   void op_send(uint32_t hart, FuzzInput& in);
   void check_send_resume(uint32_t hart, uint64_t now, uint64_t resume_at) const;
   bool op_recv(uint32_t hart);
