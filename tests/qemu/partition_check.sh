@@ -43,22 +43,10 @@ run() {
     fi
 }
 
-reference=$(run 1 "$@")
-if [ "$(echo "$reference" | tail -n 1)" != "exit status 0" ] ||
-    [ -z "$(echo "$reference" | sed '$d')" ]; then
-    echo "FAILED: in one piece: $(echo "$reference" | tail -n 1)"
-    echo "$reference" | tail -n 20
-    tail -n 20 "$errors"
-    exit 1
-fi
-for n in ${counts//,/ }; do
-    out=$(run "$n" "$@")
-    if [ "$out" != "$reference" ]; then
-        echo "FAILED: $n $kind differ from one piece:"
-        diff <(echo "$reference") <(echo "$out") | head -n 20
-        echo "--- stderr:"
-        tail -n 20 "$errors"
-        exit 1
-    fi
-done
+reference_ok() {
+    [ "$(tail -n 1 <<<"$1")" = "exit status 0" ] && [ -n "$(sed '$d' <<<"$1")" ]
+}
+
+source "$(dirname "$0")/partition_compare.sh"
+partition_compare "$kind" "$counts" "$errors" "$@"
 echo "ok: one piece and ${counts} $kind, identical output ($(echo "$reference" | wc -l) lines)"

@@ -24,20 +24,10 @@ run() {
     fi
 }
 
-reference=$(run 1)
-if ! grep -q "^exit status 125$" <<<"$reference" || ! grep -q "^host <- " <<<"$reference"; then
-    echo "FAILED: in one process: $(grep '^exit status' <<<"$reference")"
-    tail -n 20 "$errors"
-    exit 1
-fi
-for n in ${counts//,/ }; do
-    out=$(run "$n")
-    if [ "$out" != "$reference" ]; then
-        echo "FAILED: $n ranks differ from one process:"
-        diff <(echo "$reference") <(echo "$out") | head -n 20
-        echo "--- stderr:"
-        tail -n 20 "$errors"
-        exit 1
-    fi
-done
+reference_ok() {
+    grep -q "^exit status 125$" <<<"$1" && grep -q "^host <- " <<<"$1"
+}
+
+source "$(dirname "$0")/../partition_compare.sh"
+partition_compare ranks "$counts" "$errors"
 echo "ok: one process and $counts ranks, the same $(grep -c '^host <- ' <<<"$reference") messages to the host"
