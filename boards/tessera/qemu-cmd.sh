@@ -12,8 +12,9 @@
 # with `-` (so a tool that appends options, like tessera-host, needs no `--`).
 #   --print         print the command, quoted for a shell, instead of running it
 #   --machine NAME  another machine than tessera (the speed benchmark's virt)
-#   --ranks N       N QEMU processes under Open MPI's mpirun, each running a run of the
-#                   boards (machine property ranks=N; docs/ranks.md). TESSERA_MPI_TRANSPORT=tcp
+#   --ranks N       N QEMU processes under Open MPI's mpirun, each running a rectangle of
+#                   boards (machine property ranks=N, and ranks-grid=CxR to choose the
+#                   rectangles; docs/ranks.md). TESSERA_MPI_TRANSPORT=tcp
 #                   uses the TCP transport that runs between hosts (--mca btl tcp,self);
 #                   TESSERA_MPIRUN_ARGS adds mpirun options (a hostfile, say). The host's
 #                   ends are rank 0's alone (the bridge board's): the machine's hostlink=
@@ -103,6 +104,13 @@ if [ "$ranks" -gt 1 ]; then
     esac
     # shellcheck disable=SC2206 # options, split as a shell would
     launcher+=(${TESSERA_MPIRUN_ARGS:-})
+    if [ "$print" -eq 0 ]; then
+        # Rank 0 writes where every rank's boards are (tessera_ranks.c), for the report of a
+        # rank that dies.
+        TESSERA_RANKS_MAP=$(mktemp)
+        export TESSERA_RANKS_MAP
+        launcher+=(-x TESSERA_RANKS_MAP)
+    fi
 fi
 command=("${launcher[@]}" "$qemu" -M "$machine$properties" -nodefaults -display none
     -serial stdio -monitor none -bios none -icount shift=0,sleep=off "${kernel[@]}"
@@ -128,19 +136,28 @@ if [ "$ranks" -gt 1 ]; then
         -icount shift=0,sleep=off "${kernel[@]}" "${others_args[@]}")
 fi
 
-# mpirun's own reports, in one line each: a rank that died names itself and its boards (the split
-# of tessera_ranks.c: board b runs on rank floor(b * ranks / boards)); a rank that exits with a
-# status has said why itself, so mpirun's banners about it go.
+# mpirun's own reports, in one line each: a rank that died names itself and its boards (from the
+# map rank 0 wrote); a rank that exits with a status has said why itself, so mpirun's banners
+# about it go.
 mpirun_stderr() {
-    awk -v ranks="$ranks" -v boards=$((boards_x * boards_y)) '
-        function first(r) { return int((r * boards + ranks - 1) / ranks) }
+    awk -v map="${TESSERA_RANKS_MAP:-}" '
+        function boards_of(r,   line, found) {
+            found = "boards unknown: it died before rank 0 split the mesh"
+            while (map != "" && (getline line < map) > 0) {
+                if (line ~ ("^" r " ")) {
+                    found = substr(line, length(r) + 2)
+                }
+            }
+            if (map != "") close(map)
+            return found
+        }
         /^mpirun noticed that process rank [0-9]+ with PID/ {
             rank = $6
             why = $0
             sub(/.* exited on /, "", why)
             sub(/\.$/, "", why)
-            printf "tessera: rank %d (boards %d..%d) died (%s); every rank stopped\n",
-                rank, first(rank), first(rank + 1) - 1, why
+            printf "tessera: rank %d (%s) died (%s); every rank stopped\n", rank, boards_of(rank),
+                why
             fflush()
             next
         }
@@ -181,6 +198,7 @@ elif [ "$ranks" -gt 1 ]; then
         wait "$launcher_pid" || status=$?
     done
     wait  # for the last of mpirun's lines
+    rm -f "$TESSERA_RANKS_MAP"
     exit $status
 else
     exec "${command[@]}"

@@ -21,6 +21,7 @@
 #include "fuzz_input.h"
 #include "tessera/hw/regs.h"
 #include "tessera/models/mailbox.h"
+#include "tessera/models/rank_split.h"
 
 namespace {
 
@@ -67,9 +68,13 @@ class Machine {
         boards_(shape.boards_x * shape.boards_y),
         harts_(tessera_num_threads(&shape)),
         per_board_(tessera_threads_per_board(&shape)),
-        num_ranks_(ranks),
         one_(shape, buffer_flits, nullptr),
-        now_(harts_, 0) {
+        now_(harts_, 0),
+        board_rank_(boards_) {
+    // Split as QEMU splits them (models/rank_split.c); ranks <= boards cannot be refused.
+    std::vector<TesseraRankRect> rects(ranks);
+    (void)tessera_rank_split(shape.boards_x, shape.boards_y, ranks, 0, 0, rects.data());
+    tessera_rank_split_boards(rects.data(), ranks, shape.boards_x, board_rank_.data());
     for (uint32_t r = 0; r < ranks; r++) {
       auto local = std::make_unique<bool[]>(boards_);
       for (uint32_t b = 0; b < boards_; b++) {
@@ -89,9 +94,7 @@ class Machine {
     return one_.get() != nullptr;
   }
   uint32_t harts() const { return harts_; }
-  uint32_t RankOf(uint32_t board) const {
-    return static_cast<uint32_t>(uint64_t{board} * num_ranks_ / boards_);
-  }
+  uint32_t RankOf(uint32_t board) const { return board_rank_[board]; }
   Model& Owner(uint32_t hart) { return *ranks_[RankOf(hart / per_board_)]; }
 
   // The same CSR on the one model and on the hart's rank; the answers must agree.
@@ -255,11 +258,12 @@ class Machine {
 
  private:
   TesseraShape shape_;
-  uint32_t boards_, harts_, per_board_, num_ranks_;
+  uint32_t boards_, harts_, per_board_;
   Model one_;
   std::vector<std::unique_ptr<Model>> ranks_;
   std::vector<std::unique_ptr<bool[]>> local_;
   std::vector<uint64_t> now_;
+  std::vector<uint32_t> board_rank_;
   bool foreign_ = false;
 };
 

@@ -6,6 +6,8 @@
 #   killed     a rank killed (SIGKILL) mid-run: one line naming it and its boards
 #   no_start   a rank whose QEMU fails to start: its own error line, the other rank ends too
 #   too_many   more ranks than boards: one line, nothing starts
+#   bad_grid   a ranks-grid= that does not tile the mesh, or is not the ranks: one line each,
+#              nothing runs
 #   no_mpirun  no mpirun on the PATH: one line, nothing starts
 #   device     a device that does not cross ranks yet (the reflex rings): one line from
 #              each rank that meets it, every rank ends
@@ -51,12 +53,16 @@ killed)
         grep -qz '^OMPI_COMM_WORLD_RANK=1$' "/proc/$pid/environ" && victim=$pid
     done
     [ -n "$victim" ] || fail "no QEMU process of rank 1"
+    # Rank 0 has split the mesh: the map the report names boards from is written.
+    map=$(tr '\0' '\n' <"/proc/$victim/environ" | sed -n 's/^TESSERA_RANKS_MAP=//p')
+    [ -n "$map" ] || fail "qemu-cmd.sh gave the ranks no map file"
+    wait_for 60 '[ -s "$map" ]' || fail "rank 0 never wrote the ranks' map"
     kill -KILL "$victim"
     wait_for 20 '! kill -0 $run 2>/dev/null' || fail "the run did not end within 20 s"
     wait "$run"
     status=$?
     [ "$status" -ne 0 ] || fail "exit status 0"
-    grep -qx 'tessera: rank 1 (boards 2..2) died (signal 9 (Killed)); every rank stopped' "$err" ||
+    grep -qx 'tessera: rank 1 (board (2,0)) died (signal 9 (Killed)); every rank stopped' "$err" ||
         fail "no line naming rank 1 and its boards"
     [ "$(grep -c '^tessera: rank' "$err")" -eq 1 ] || fail "more than one line about ranks"
     ;;
@@ -75,6 +81,19 @@ too_many)
     [ "$status" -ne 0 ] || fail "exit status 0"
     [ "$(wc -l <"$err")" -eq 1 ] && grep -q 'more ranks than the machine' "$err" ||
         fail "not one line about the ranks"
+    ;;
+bad_grid)
+    # The check is the same on every rank: rank 0 alone says it.
+    for grid in 1x2:'does not tile the mesh' 3x1:'columns times rows are not the ranks'; do
+        timeout 60 "$cmd" --ranks 2 "$qemu" "$elf" "boards-x=3,ranks-grid=${grid%%:*}" \
+            >"$out" 2>"$err"
+        status=$?
+        [ "$status" -ne 0 ] && [ "$status" -ne 124 ] || fail "ranks-grid=${grid%%:*}: exit status $status"
+        lines=$(grep -v '^==[0-9]*==WARNING: ASan' "$err")
+        [ "$(wc -l <<<"$lines")" -eq 1 ] && grep -q "ranks=2, ranks-grid=${grid%%:*} on 3x1 boards: .*${grid#*:}" <<<"$lines" ||
+            fail "ranks-grid=${grid%%:*}: not one line that says why"
+        [ ! -s "$out" ] || fail "ranks-grid=${grid%%:*}: the machine ran"
+    done
     ;;
 no_mpirun)
     # A PATH with the shell and the tools qemu-cmd.sh uses, but no mpirun.

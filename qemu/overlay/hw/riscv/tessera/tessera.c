@@ -899,6 +899,36 @@ static void tessera_set_ranks(Object *obj, Visitor *v, const char *name,
     TESSERA_MACHINE(obj)->ranks_opt = value;
 }
 
+static char *tessera_get_ranks_grid(Object *obj, Error **errp)
+{
+    TesseraMachineState *s = TESSERA_MACHINE(obj);
+
+    return s->grid_cols ? g_strdup_printf("%ux%u", s->grid_cols, s->grid_rows)
+                        : g_strdup("auto");
+}
+
+static void tessera_set_ranks_grid(Object *obj, const char *value,
+                                   Error **errp)
+{
+    TesseraMachineState *s = TESSERA_MACHINE(obj);
+    unsigned int cols, rows;
+    char end;
+
+    if (!strcmp(value, "auto")) {
+        s->grid_cols = s->grid_rows = 0;
+        return;
+    }
+    if (sscanf(value, "%ux%u%c", &cols, &rows, &end) != 2 || cols == 0 ||
+        rows == 0 || cols > TESSERA_MAX_BOARDS_XY ||
+        rows > TESSERA_MAX_BOARDS_XY) {
+        error_setg(errp, "ranks-grid=%s: columns x rows of ranks, each 1 to "
+                   "%u (as 2x1), or auto", value, TESSERA_MAX_BOARDS_XY);
+        return;
+    }
+    s->grid_cols = cols;
+    s->grid_rows = rows;
+}
+
 static int tessera_get_idle_master(Object *obj, Error **errp)
 {
     return TESSERA_MACHINE(obj)->idle_master;
@@ -1050,10 +1080,15 @@ static void tessera_machine_class_init(ObjectClass *oc, void *data)
     object_class_property_add(oc, "ranks", "uint32", tessera_get_ranks,
                               tessera_set_ranks, NULL, NULL);
     object_class_property_set_description(oc, "ranks",
-        "processes the machine is spread over, each running a run of "
-        "consecutive boards; more than 1 needs mpirun with as many "
-        "processes (./tessera run --ranks N) and implies windows=on "
-        "(docs/ranks.md)");
+        "processes the machine is spread over, each running a rectangle "
+        "of boards; more than 1 needs mpirun with as many processes "
+        "(./tessera run --ranks N) and implies windows=on (docs/ranks.md)");
+    object_class_property_add_str(oc, "ranks-grid", tessera_get_ranks_grid,
+                                  tessera_set_ranks_grid);
+    object_class_property_set_description(oc, "ranks-grid",
+        "how the boards split among ranks (and window groups): CxR, a grid "
+        "of C columns by R rows of ranks, or auto (the default: recursive "
+        "bisection into rectangles; docs/ranks.md)");
     object_class_property_add_enum(oc, "deadlock", "TesseraDeadlock",
                                    &tessera_deadlock_lookup,
                                    tessera_get_deadlock,

@@ -1,7 +1,8 @@
 /*
  * Tessera ranks: one machine spread over several QEMU processes, which
  * Open MPI's mpirun starts (docs/ranks.md). Each process (rank) runs the
- * harts of a run of consecutive boards; the others' stay halted. With time
+ * harts of a rectangle of boards (models/rank_split.c); the others' stay
+ * halted. With time
  * windows, boards interact only at the end of each window, so the end of a
  * window is where the ranks talk:
  *
@@ -45,13 +46,6 @@ static bool tessera_ranks_signalled; /* mpirun is ending every rank */
 static Notifier tessera_ranks_shutdown_notifier;
 static Notifier tessera_ranks_exit_notifier;
 
-/* The rank of each board: consecutive runs of boards, as even as can be. */
-static uint32_t tessera_ranks_of_board(uint32_t board, uint32_t boards,
-                                       uint32_t ranks)
-{
-    return (uint64_t)board * ranks / boards;
-}
-
 bool tessera_ranks_local_hart(TesseraMachineState *s, uint32_t hart)
 {
     const TesseraRanks *r = &s->ranks;
@@ -92,9 +86,9 @@ void tessera_ranks_fail(const char *what)
     TesseraMachineState *s = tessera_ranks_machine;
 
     if (s && s->ranks.count > 1) {
-        error_report("tessera: rank %u (boards %u..%u): %s does not work "
-                     "across ranks yet (docs/ranks.md)", s->ranks.rank,
-                     s->ranks.first_board, s->ranks.end_board - 1, what);
+        error_report("tessera: rank %u (%s): %s does not work across "
+                     "ranks yet (docs/ranks.md)", s->ranks.rank,
+                     s->ranks.boards_text, what);
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
 }
@@ -115,6 +109,75 @@ static G_NORETURN void tessera_ranks_refuse(int rank, char *why)
     abort(); /* MPI_Abort does not return */
 }
 
+uint32_t *tessera_ranks_split(TesseraMachineState *s, uint32_t parts,
+                              const char *what, TesseraRankRect *rects)
+{
+    uint32_t boards = s->boards_x * s->boards_y;
+    uint32_t *board_part = g_new(uint32_t, boards);
+    TesseraRankSplitStatus status = tessera_rank_split(
+        s->boards_x, s->boards_y, parts, s->grid_cols, s->grid_rows, rects);
+
+    if (status != TESSERA_RANK_SPLIT_OK) {
+        g_autofree char *why = g_strdup_printf(
+            "%s=%u, ranks-grid=%ux%u on %ux%u boards: %s", what, parts,
+            s->grid_cols, s->grid_rows, s->boards_x, s->boards_y,
+            tessera_rank_split_why(status));
+
+        if (s->ranks.count > 1) {
+            tessera_ranks_refuse(s->ranks.rank, g_steal_pointer(&why));
+        }
+        error_report("tessera: %s", why);
+        exit(1);
+    }
+    tessera_rank_split_boards(rects, parts, s->boards_x, board_part);
+    return board_part;
+}
+
+/*
+ * Where every rank's boards are, for mpirun's report of a rank that died
+ * (qemu-cmd.sh gives the file): a line "<rank> <boards>" each.
+ */
+static void tessera_ranks_write_map(const TesseraRankRect *rects,
+                                    uint32_t ranks)
+{
+    const char *path = getenv("TESSERA_RANKS_MAP");
+    g_autoptr(GString) map = g_string_new(NULL);
+    g_autoptr(GError) err = NULL;
+
+    if (!path || !*path) {
+        return;
+    }
+    for (uint32_t rank = 0; rank < ranks; rank++) {
+        char text[48];
+
+        tessera_rank_rect_describe(&rects[rank], text, sizeof(text));
+        g_string_append_printf(map, "%u %s\n", rank, text);
+    }
+    /* Written whole or not at all: a report may read it at any time */
+    if (!g_file_set_contents(path, map->str, map->len, &err)) {
+        warn_report("tessera: the ranks' map %s: %s", path, err->message);
+    }
+}
+
+/* This rank's boards, and every board's rank. */
+static void tessera_ranks_split_up(TesseraMachineState *s)
+{
+    TesseraRanks *r = &s->ranks;
+    uint32_t boards = s->boards_x * s->boards_y;
+    g_autofree TesseraRankRect *rects = g_new(TesseraRankRect, r->count);
+
+    r->board_rank = tessera_ranks_split(s, r->count, "ranks", rects);
+    r->local_boards = g_new0(bool, boards);
+    for (uint32_t b = 0; b < boards; b++) {
+        r->local_boards[b] = r->board_rank[b] == r->rank;
+    }
+    tessera_rank_rect_describe(&rects[r->rank], r->boards_text,
+                               sizeof(r->boards_text));
+    if (r->rank == 0) {
+        tessera_ranks_write_map(rects, r->count);
+    }
+}
+
 void tessera_ranks_init(TesseraMachineState *s)
 {
     TesseraRanks *r = &s->ranks;
@@ -124,8 +187,6 @@ void tessera_ranks_init(TesseraMachineState *s)
     tessera_ranks_machine = s;
     r->count = s->ranks_opt;
     r->rank = 0;
-    r->first_board = 0;
-    r->end_board = boards;
     if (r->count == 1) {
         return;
     }
@@ -164,24 +225,14 @@ void tessera_ranks_init(TesseraMachineState *s)
     /* Errors end every rank; the exit notifier says how */
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
     r->rank = rank;
-    r->local_boards = g_new0(bool, boards);
-    r->first_board = boards;
-    r->end_board = 0;
-    for (uint32_t b = 0; b < boards; b++) {
-        if (tessera_ranks_of_board(b, boards, r->count) == r->rank) {
-            r->local_boards[b] = true;
-            r->first_board = MIN(r->first_board, b);
-            r->end_board = b + 1;
-        }
-    }
+    tessera_ranks_split_up(s);
     /* Ranks imply windows: they are what makes the split invisible */
     s->windows_opt = ON_OFF_AUTO_ON;
     tessera_ranks_shutdown_notifier.notify = tessera_ranks_at_shutdown;
     qemu_register_shutdown_notifier(&tessera_ranks_shutdown_notifier);
     tessera_ranks_exit_notifier.notify = tessera_ranks_at_exit;
     qemu_add_exit_notifier(&tessera_ranks_exit_notifier);
-    trace_tessera_ranks_init(r->rank, r->count, r->first_board,
-                             r->end_board);
+    trace_tessera_ranks_init(r->rank, r->count, r->boards_text);
 }
 
 /* ---- the window's messages ------------------------------------------- */
@@ -196,10 +247,8 @@ typedef struct TesseraRanksOut {
 static void tessera_ranks_put(TesseraRanksOut *out, uint32_t board,
                               const void *record, size_t size)
 {
-    uint32_t boards = out->s->boards_x * out->s->boards_y;
-    uint32_t rank = tessera_ranks_of_board(board, boards, out->s->ranks.count);
-
-    g_byte_array_append(out->to[rank], record, size);
+    g_byte_array_append(out->to[out->s->ranks.board_rank[board]], record,
+                        size);
 }
 
 static void tessera_ranks_put_transit(void *opaque,

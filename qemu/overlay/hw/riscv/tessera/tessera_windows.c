@@ -47,13 +47,12 @@
 
 static TesseraMachineState *tessera_windows_machine;
 
-/* The group of boards a hart belongs to: boards split into equal runs. */
+/* The group of boards a hart belongs to: split as ranks would be. */
 static uint32_t tessera_windows_group(TesseraMachineState *s, uint32_t hart)
 {
     uint32_t boards = s->boards_x * s->boards_y;
-    uint32_t board = hart / (s->num_harts / boards);
 
-    return (uint64_t)board * s->windows.groups / boards;
+    return s->windows.board_group[hart / (s->num_harts / boards)];
 }
 
 /* Harts here whose bus drive changed in the window. */
@@ -489,6 +488,12 @@ void tessera_windows_init(TesseraMachineState *s)
     }
     w->on = s->windows_on;
     w->groups = s->window_groups;
+    if (w->groups > 1) {
+        g_autofree TesseraRankRect *rects = g_new(TesseraRankRect, w->groups);
+
+        w->board_group = tessera_ranks_split(s, w->groups, "window-groups",
+                                             rects);
+    }
     w->length = s->board_hop_cycles;
     w->held = bitmap_new(s->num_harts);
     if (w->on) {

@@ -17,6 +17,7 @@
 #include "tessera/hw/regs.h"
 #include "tessera/models/access.h"
 #include "tessera/models/clock.h"
+#include "tessera/models/rank_split.h"
 #include "tessera/models/sysinfo.h"
 #include "tessera/models/termdet.h"
 #include "tessera/models/waits.h"
@@ -72,6 +73,7 @@ typedef struct TesseraTime {
 typedef struct TesseraWindows {
     bool on;
     uint32_t groups;         /* groups of boards taking turns (1: none) */
+    uint32_t *board_group;   /* [board], the ranks' split; NULL: 1 group */
     uint32_t active;         /* the group running its part of the window */
     uint64_t length;         /* cycles: board-hop-cycles */
     uint64_t end;            /* the window is [end - length, end) */
@@ -99,7 +101,8 @@ typedef struct TesseraWindows {
 typedef struct TesseraRanks {
     uint32_t count;          /* processes; 1: this one runs every board */
     uint32_t rank;           /* this process */
-    uint32_t first_board, end_board; /* its boards, [first, end) */
+    char boards_text[48];    /* its boards, as messages name them */
+    uint32_t *board_rank;    /* [board]; NULL with one rank */
     bool *local_boards;      /* [board]; NULL with one rank */
     bool quiet;              /* no rank has anything to do: all agreed */
     bool host_wait;          /* ... but the host may send (rank 0) */
@@ -159,6 +162,7 @@ struct TesseraMachineState {
     bool windows_on;         /* ... as decided at machine init */
     uint32_t window_groups;  /* boards' groups taking turns in a window */
     uint32_t ranks_opt;      /* processes the machine is spread over */
+    uint32_t grid_cols, grid_rows; /* ranks-grid=CxR; 0: automatic split */
 
     TesseraShape shape;
     uint32_t num_harts;
@@ -394,6 +398,13 @@ void tessera_sysinfo_end_run(int code);
 
 /* Ranks (tessera_ranks.c, docs/ranks.md). */
 void tessera_ranks_init(TesseraMachineState *s);
+/*
+ * The boards split into `parts` rectangles (the ranks, or window groups
+ * that take turns as ranks would; models/rank_split.c, ranks-grid=): each
+ * board's part, in a new array. Exits with one line if the split is refused.
+ */
+uint32_t *tessera_ranks_split(TesseraMachineState *s, uint32_t parts,
+                              const char *what, TesseraRankRect *rects);
 /* Whether this process runs the hart (always, with one rank). */
 bool tessera_ranks_local_hart(TesseraMachineState *s, uint32_t hart);
 /* The window's messages between boards: over MPI with several ranks.
