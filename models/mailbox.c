@@ -224,6 +224,7 @@ TesseraMailbox *tessera_mailbox_new(const TesseraMailboxConfig *cfg,
     m->threads_per_tile = tessera_threads_per_tile(s);
     m->tile_shift = tessera_tile_shift(s);
     m->threads_per_board = tessera_threads_per_board(s);
+    m->num_boards = s->boards_x * s->boards_y;
     m->num_harts = tessera_num_threads(s);
     m->num_tiles = boards * tiles_per_board;
     m->slots_per_thread = TESSERA_SLOTS_PER_TILE / m->threads_per_tile;
@@ -247,6 +248,7 @@ TesseraMailbox *tessera_mailbox_new(const TesseraMailboxConfig *cfg,
     m->links = calloc((size_t)m->grid[MBOX_AXIS_X] * m->grid[MBOX_AXIS_Y] *
                       MBOX_LINKS_PER_TILE + 2, sizeof(*m->links));
     m->boards = calloc(boards, sizeof(*m->boards));
+    m->msg_seq = calloc(2 * (size_t)boards, sizeof(*m->msg_seq));
     if (cfg->windows) {
         m->egress_used = calloc((size_t)boards * m->num_tiles,
                                 sizeof(*m->egress_used));
@@ -267,7 +269,7 @@ TesseraMailbox *tessera_mailbox_new(const TesseraMailboxConfig *cfg,
     if (m->threads == NULL || m->tiles == NULL || m->slot_state == NULL ||
         m->slot_next == NULL || m->slot_info == NULL ||
         m->slot_msg == NULL || m->links == NULL ||
-        m->boards == NULL || m->td == NULL ||
+        m->boards == NULL || m->msg_seq == NULL || m->td == NULL ||
         (cfg->windows &&
          (m->egress_used == NULL || m->egress_refused == NULL ||
           m->egress_blocked_head == NULL ||
@@ -306,7 +308,8 @@ void tessera_mailbox_reset(TesseraMailbox *m)
     memset(m->links, 0, links * sizeof(*m->links));
     memset(m->boards, 0, (size_t)s->boards_x * s->boards_y * sizeof(*m->boards));
     memset(&m->host_counts, 0, sizeof(m->host_counts));
-    m->last_msg_id = 0;
+    memset(m->msg_seq, 0,
+           2 * (size_t)s->boards_x * s->boards_y * sizeof(*m->msg_seq));
     tessera_termdet_reset(m->td);
     mailbox_power_on(m);
 }
@@ -326,6 +329,7 @@ void tessera_mailbox_free(TesseraMailbox *m)
     free(m->slot_msg);
     free(m->links);
     free(m->boards);
+    free(m->msg_seq);
     free(m->outbox);
     free(m->egress_used);
     free(m->egress_refused);

@@ -24,7 +24,7 @@ static MboxMsg *new_message(TesseraMailbox *m, MboxThread *t, uint64_t now)
     msg->refs = 0;
     msg->sent_at = mbox_max_u64(now, t->send_ready);
     msg->arrival = msg->sent_at;
-    msg->id = ++m->last_msg_id;
+    msg->id = mbox_new_msg_id(m, mbox_board_of(m, hart));
     memcpy(msg->data,
            mbox_slot_bytes(m, mbox_tile_of(m, hart),
                            (uint32_t)tessera_mailbox_slot_number(

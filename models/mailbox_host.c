@@ -60,7 +60,7 @@ static bool inject(TesseraMailbox *m, uint32_t dest_thread_id,
     /* The host is held back while termination is being released. */
     time = mbox_send_allowed(m, TESSERA_TERMDET_HOST, time);
     rec->sent_at = time;
-    rec->id = ++m->last_msg_id;
+    rec->id = mbox_new_msg_id(m, m->num_boards + mbox_board_of(m, dest_hart));
     memcpy(rec->data, msg, (size_t)flits * TESSERA_BYTES_PER_FLIT);
     if (count) {
         tessera_termdet_sent(m->td, TESSERA_TERMDET_HOST, time);

@@ -120,6 +120,7 @@ struct TesseraMailbox {
     TesseraMailboxHost host;
     uint32_t num_harts, num_tiles;
     uint32_t threads_per_tile, tile_shift, threads_per_board;
+    uint32_t num_boards;
     uint32_t slots_per_thread;
     uint32_t board_shift, board_x_bits;
     uint32_t grid[MBOX_AXES];      /* global tile grid extents */
@@ -150,7 +151,11 @@ struct TesseraMailbox {
     MboxPool msgs, pendings;
     TesseraTermdet *td;       /* termination detection (tinselIdle) */
     uint32_t calling;         /* hart inside tessera_mailbox_csr */
-    uint64_t last_msg_id;     /* of the latest message */
+    /*
+     * Messages each source has issued, for their ids (mbox_new_msg_id):
+     * [board] a board's threads, [boards + board] the host's to a board.
+     */
+    uint64_t *msg_seq;
 };
 
 static inline uint64_t mbox_max_u64(uint64_t a, uint64_t b)
@@ -206,6 +211,16 @@ static inline uint32_t mbox_tile_of(const TesseraMailbox *m, uint32_t hart)
 static inline uint32_t mbox_board_of(const TesseraMailbox *m, uint32_t hart)
 {
     return hart / m->threads_per_board;
+}
+
+/*
+ * A new message's id from `source` (msg_seq): unique, and the same however
+ * the machine is split over processes, since each source numbers its own
+ * in its own order (trace files of every split agree, docs/tracing.md).
+ */
+static inline uint64_t mbox_new_msg_id(TesseraMailbox *m, uint32_t source)
+{
+    return ++m->msg_seq[source] * (2 * (uint64_t)m->num_boards) + source;
 }
 
 static inline uint32_t mbox_thread_hart(const TesseraMailbox *m,

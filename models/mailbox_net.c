@@ -132,6 +132,27 @@ static uint32_t contended_board(const TesseraMailbox *m, uint32_t from,
     return to / tiles_per_board; /* from the host too: see mbox_route() */
 }
 
+/*
+ * A message counts as sent by its thread and board (and the host) as it
+ * leaves them: into the network, or with windows into its board's egress,
+ * so that over ranks the sender's rank counts it (the same figures as one
+ * process gives, whichever rank admits it).
+ */
+static bool waits_for_exchange(const TesseraMailbox *m, uint32_t src_hart,
+                               const MboxMsg *msg);
+
+static void count_sent(TesseraMailbox *m, const MboxMsg *msg)
+{
+    uint32_t copies = msg->mask ? mbox_popcount64(msg->mask) : 1;
+
+    if (msg->src_hart == MBOX_NO_HART) {
+        m->host_counts.sent += copies;
+    } else {
+        m->threads[msg->src_hart].counts.sent += copies;
+        m->boards[mbox_board_of(m, msg->src_hart)].sent += copies;
+    }
+}
+
 /* Puts msg into the network toward a tile at `depart` (there is room):
  * counts it, times it, delivers what can be delivered. */
 void mbox_enter_network(TesseraMailbox *m, MboxMsg *msg, uint64_t depart)
@@ -144,11 +165,10 @@ void mbox_enter_network(TesseraMailbox *m, MboxMsg *msg, uint64_t depart)
 
     msg->arrival = mbox_route(m, from, msg->dest_tile, depart, msg->flits,
                               true, contended_board(m, from, msg->dest_tile));
-    if (msg->src_hart == MBOX_NO_HART) {
-        m->host_counts.sent += copies;
-    } else {
-        m->threads[msg->src_hart].counts.sent += copies;
-        m->boards[mbox_board_of(m, msg->src_hart)].sent += copies;
+    /* One that waited at its board's egress counted as it went in there */
+    if (msg->src_hart == MBOX_NO_HART ||
+        !waits_for_exchange(m, msg->src_hart, msg)) {
+        count_sent(m, msg);
     }
     m->tiles[msg->dest_tile].buffer_used += msg->flits;
     msg->refs = copies;
@@ -217,6 +237,16 @@ static bool egress_has_room(TesseraMailbox *m, uint32_t board,
            m->cfg.buffer_flits;
 }
 
+/* msg goes into its board's egress at `at` (there is room). */
+static void enter_egress(TesseraMailbox *m, uint32_t board, MboxMsg *msg,
+                         uint64_t at)
+{
+    *egress_used(m, board, msg->dest_tile) += msg->flits;
+    msg->egress_at = at;
+    count_sent(m, msg);
+    mbox_outbox_push(m, msg);
+}
+
 /* msg leaves its board at the next exchange: into the board's egress if
  * it holds buffer_flits or fewer toward that mailbox then, else it waits in
  * its sender's outbound register. */
@@ -228,9 +258,7 @@ static void mbox_send_to_egress(TesseraMailbox *m, MboxThread *t,
 
     if (m->egress_blocked_head[board] == MBOX_NO_HART &&
         egress_has_room(m, board, msg)) {
-        *egress_used(m, board, msg->dest_tile) += msg->flits;
-        msg->egress_at = msg->sent_at;
-        mbox_outbox_push(m, msg);
+        enter_egress(m, board, msg, msg->sent_at);
         return;
     }
     t->outbound = msg;
@@ -326,11 +354,9 @@ static void admit_to_egress(TesseraMailbox *m, uint32_t board, uint64_t at)
             mbox_hart_fifo_push(m, &keep_head, &keep_tail, hart);
             continue;
         }
-        *egress_used(m, board, msg->dest_tile) += msg->flits;
-        msg->egress_at = mbox_max_u64(msg->sent_at, at);
+        enter_egress(m, board, msg, mbox_max_u64(msg->sent_at, at));
         t->outbound = NULL;
         t->send_ready = mbox_max_u64(t->send_ready, msg->egress_at);
-        mbox_outbox_push(m, msg);
         mbox_wake(m, t, TESSERA_WAIT_CAN_SEND);
     }
     *head = keep_head;

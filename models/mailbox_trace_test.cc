@@ -17,7 +17,17 @@ constexpr uint32_t kTileHop = 4;
 // 3x2 boards of 2x1 tiles of 1 core x 2 threads: 24 harts. Board (0,1)
 // starts at dense index 12 with thread id 0x10, so ids and indexes differ.
 constexpr TesseraShape kShape{3, 2, 2, 1, 1, 2};
-constexpr uint32_t kFar = 12;  // dense index of thread 0x10
+constexpr uint32_t kFar = 12;  // dense index of thread 0x10, on board 3
+
+// The n-th message (from 1) of a source: board b's threads (b), or the host's
+// to board b (boards + b); ids are numbered per source, so that every split of
+// the machine over processes gives the same ids (mbox_new_msg_id).
+constexpr uint64_t MsgId(uint32_t source, uint64_t n) {
+  return n * 2 * kShape.boards_x * kShape.boards_y + source;
+}
+constexpr uint32_t kHostTo(uint32_t board) {
+  return kShape.boards_x * kShape.boards_y + board;
+}
 
 class Rig {
  public:
@@ -128,7 +138,7 @@ TEST(MailboxTrace, OneIdPairsSendDeliverReceiveAndFree) {
 
   const auto sends = rig.Of(TESSERA_MAILBOX_EVENT_SEND);
   ASSERT_EQ(sends.size(), 1u);
-  EXPECT_EQ(sends[0].msg, 1u);
+  EXPECT_EQ(sends[0].msg, MsgId(0, 1));
   EXPECT_EQ(sends[0].thread, 0u);
   EXPECT_EQ(sends[0].peer, 0x10u);
   EXPECT_EQ(sends[0].copies, 1u);
@@ -137,7 +147,7 @@ TEST(MailboxTrace, OneIdPairsSendDeliverReceiveAndFree) {
   EXPECT_EQ(sends[0].time, 100u);
   const auto delivers = rig.Of(TESSERA_MAILBOX_EVENT_DELIVER);
   ASSERT_EQ(delivers.size(), 1u);
-  EXPECT_EQ(delivers[0].msg, 1u);
+  EXPECT_EQ(delivers[0].msg, MsgId(0, 1));
   EXPECT_EQ(delivers[0].hart, kFar);
   EXPECT_EQ(delivers[0].thread, 0x10u);
   EXPECT_EQ(delivers[0].peer, 0u);
@@ -148,13 +158,13 @@ TEST(MailboxTrace, OneIdPairsSendDeliverReceiveAndFree) {
   const uint32_t slot = rig.RecvFree(kFar, 50);
   const auto receives = rig.Of(TESSERA_MAILBOX_EVENT_RECEIVE);
   ASSERT_EQ(receives.size(), 1u);
-  EXPECT_EQ(receives[0].msg, 1u);
+  EXPECT_EQ(receives[0].msg, MsgId(0, 1));
   EXPECT_EQ(receives[0].thread, 0x10u);
   EXPECT_EQ(receives[0].slot, slot);
   EXPECT_EQ(receives[0].time, arrival);  // the receiver's clock jumps to it
   const auto frees = rig.Of(TESSERA_MAILBOX_EVENT_FREE);
   ASSERT_EQ(frees.size(), 1u);
-  EXPECT_EQ(frees[0].msg, 1u);
+  EXPECT_EQ(frees[0].msg, MsgId(0, 1));
   EXPECT_EQ(frees[0].slot, slot);
   EXPECT_EQ(frees[0].time, arrival + 1);
   // The counters say the same.
@@ -174,7 +184,7 @@ TEST(MailboxTrace, AFreeNamesTheThreadThatFrees) {
   ASSERT_EQ(rig.Csr(kFar + 1, TESSERA_CSR_FREE, slot, 1000), TESSERA_ACCESS_DONE);
   const auto frees = rig.Of(TESSERA_MAILBOX_EVENT_FREE);
   ASSERT_EQ(frees.size(), 1u);
-  EXPECT_EQ(frees[0].msg, 1u);
+  EXPECT_EQ(frees[0].msg, MsgId(0, 1));
   EXPECT_EQ(frees[0].thread, 0x11u);
   EXPECT_EQ(frees[0].slot, slot);
   EXPECT_EQ(tessera_mailbox_thread_counts(rig.model(), kFar + 1).received, 1u);
@@ -218,13 +228,13 @@ TEST(MailboxTrace, TheHostsMessagesHaveIdsToo) {
   ASSERT_TRUE(tessera_mailbox_inject(rig.model(), rig.Id(kFar), words, 1, 7));
   const auto from = rig.Of(TESSERA_MAILBOX_EVENT_FROM_HOST);
   ASSERT_EQ(from.size(), 1u);
-  EXPECT_EQ(from[0].msg, 1u);
+  EXPECT_EQ(from[0].msg, MsgId(kHostTo(3), 1));
   EXPECT_EQ(from[0].thread, 0x10u);
   EXPECT_EQ(from[0].peer, rig.HostId());
   EXPECT_EQ(from[0].time, 7u);
   const auto delivers = rig.Of(TESSERA_MAILBOX_EVENT_DELIVER);
   ASSERT_EQ(delivers.size(), 1u);
-  EXPECT_EQ(delivers[0].msg, 1u);
+  EXPECT_EQ(delivers[0].msg, MsgId(kHostTo(3), 1));
   EXPECT_EQ(delivers[0].peer, rig.HostId());
 
   ASSERT_EQ(rig.Send(kFar, rig.HostId(), 300), TESSERA_ACCESS_DONE);
@@ -232,9 +242,9 @@ TEST(MailboxTrace, TheHostsMessagesHaveIdsToo) {
   const auto to = rig.Of(TESSERA_MAILBOX_EVENT_TO_HOST);
   ASSERT_EQ(sends.size(), 1u);
   ASSERT_EQ(to.size(), 1u);
-  EXPECT_EQ(sends[0].msg, 2u);
+  EXPECT_EQ(sends[0].msg, MsgId(3, 1));
   EXPECT_EQ(sends[0].peer, rig.HostId());
-  EXPECT_EQ(to[0].msg, 2u);
+  EXPECT_EQ(to[0].msg, MsgId(3, 1));
   EXPECT_EQ(to[0].thread, 0x10u);
   EXPECT_EQ(to[0].time, 300 + tessera_mailbox_latency(rig.model(), 0x10, rig.HostId(), 1));
 }
@@ -244,12 +254,28 @@ TEST(MailboxTrace, IdsStartAgainAtReset) {
   rig.GiveAllEverywhere();
   rig.Send(0, 1);
   rig.Send(2, 3);
-  ASSERT_EQ(rig.Of(TESSERA_MAILBOX_EVENT_SEND).back().msg, 2u);
+  ASSERT_EQ(rig.Of(TESSERA_MAILBOX_EVENT_SEND).back().msg, MsgId(0, 2));
   tessera_mailbox_reset(rig.model());
   rig.events.clear();
   rig.GiveAllEverywhere();
   rig.Send(0, 1);
-  EXPECT_EQ(rig.Of(TESSERA_MAILBOX_EVENT_SEND).back().msg, 1u);
+  EXPECT_EQ(rig.Of(TESSERA_MAILBOX_EVENT_SEND).back().msg, MsgId(0, 1));
+}
+
+// What one board sends does not change the ids of another's messages: a board
+// run in another process numbers its messages as it would in one.
+TEST(MailboxTrace, EachBoardNumbersItsOwnMessages) {
+  Rig rig;
+  rig.GiveAllEverywhere();
+  rig.events.clear();
+  ASSERT_EQ(rig.Send(kFar, rig.Id(kFar + 1), 10), TESSERA_ACCESS_DONE);
+  ASSERT_EQ(rig.Send(0, 1, 10), TESSERA_ACCESS_DONE);
+  ASSERT_EQ(rig.Send(kFar, rig.Id(kFar + 1), 20), TESSERA_ACCESS_DONE);
+  const auto sends = rig.Of(TESSERA_MAILBOX_EVENT_SEND);
+  ASSERT_EQ(sends.size(), 3u);
+  EXPECT_EQ(sends[0].msg, MsgId(3, 1));
+  EXPECT_EQ(sends[1].msg, MsgId(0, 1));
+  EXPECT_EQ(sends[2].msg, MsgId(3, 2));
 }
 
 TEST(MailboxTrace, AWaitIsOneBlockAndOneResume) {
@@ -388,8 +414,7 @@ TEST(MailboxTrace, AMessageEndsAnIdleCall) {
 // failed (something happened meanwhile), then as stalled.
 TEST(TermdetTrace, FailedAndStalledRoundsSaySo) {
   std::vector<TesseraTermdetEvent> events;
-  const TesseraTermdetConfig config{{1, 1, 1, 1, 1, 2}, kL, TESSERA_TERMDET_MASTER_ORIGIN,
-                                    false};
+  const TesseraTermdetConfig config{{1, 1, 1, 1, 1, 2}, kL, TESSERA_TERMDET_MASTER_ORIGIN, false};
   TesseraTermdetHost host{};
   host.opaque = &events;
   host.event = [](void* self, const TesseraTermdetEvent* e) {

@@ -174,9 +174,9 @@ std::string device_wait_name(const Record& r) {
                                            : "reflex wait-send (outbound full)";
   }
   const auto uid = r.number("uid"), count = r.number("count");
-  return uid && count ? "barrier uid " + std::to_string(*uid) + " (count " +
-                            std::to_string(*count) + ")"
-                      : "";
+  return uid && count
+             ? "barrier uid " + std::to_string(*uid) + " (count " + std::to_string(*count) + ")"
+             : "";
 }
 
 // The name of a wait by the conditions it waits on (TESSERA_WAIT_*).
@@ -274,17 +274,7 @@ class Converter {
 };
 
 Converter::Converter(const Record& init) {
-  const auto boards = init.pair("boards"), tiles = init.pair("tiles");
-  const auto cores = init.number("cores"), threads = init.number("threads");
-  if (!boards || !tiles || !cores || !threads) {
-    throw std::runtime_error("tessera_machine_init does not give the machine's shape");
-  }
-  shape_ = TesseraShape{boards->first,
-                        boards->second,
-                        tiles->first,
-                        tiles->second,
-                        static_cast<uint32_t>(*cores),
-                        static_cast<uint32_t>(*threads)};
+  shape_ = machine_shape(init);
   boards_ = shape_.boards_x * shape_.boards_y;
   host_id_ = tessera_host_id(&shape_);
   trace_.clock_mhz = static_cast<uint32_t>(init.number("clock_mhz").value_or(0));
@@ -722,6 +712,12 @@ Trace Converter::finish() {
     e.order = at.order;
     e.args = at.args;  // which message, for checkers
   };
+  // Numbered by message, then by receiving thread: not by log order, which
+  // differs between boards run in one process or in several.
+  std::stable_sort(receives_.begin(), receives_.end(), [](const auto& a, const auto& b) {
+    return std::tuple(a.first, a.second.pid, a.second.tid, a.second.ts) <
+           std::tuple(b.first, b.second.pid, b.second.tid, b.second.ts);
+  });
   for (const auto& [key, receive] : receives_) {
     const auto send = sends_.find(key);
     if (send == sends_.end()) {
@@ -739,11 +735,13 @@ Trace Converter::finish() {
   }
   // Metadata first, then by time. At one time: slices, longest first, each
   // followed by its flow events (a flow binds to the slice it starts or
-  // ends in), then instants.
+  // ends in), then instants; then by track, and on one track in log order.
+  // Log order decides only within a track, where it is the board's own:
+  // the same whichever boards ran beside it, or in how many processes.
   auto key = [](const Event& e) {
     const int rank = e.phase == 'M' ? 0 : e.phase == 'i' ? 2 : 1;
     const int sub = e.phase == 'X' ? 0 : 1;
-    return std::tuple(rank != 0, e.ts, rank, UINT64_MAX - e.dur, e.order, sub);
+    return std::tuple(rank != 0, e.ts, rank, UINT64_MAX - e.dur, e.pid, e.tid, e.order, sub);
   };
   std::stable_sort(trace_.events.begin(), trace_.events.end(),
                    [&](const Event& a, const Event& b) { return key(a) < key(b); });
@@ -751,6 +749,20 @@ Trace Converter::finish() {
 }
 
 }  // namespace
+
+TesseraShape machine_shape(const Record& init) {
+  const auto boards = init.pair("boards"), tiles = init.pair("tiles");
+  const auto cores = init.number("cores"), threads = init.number("threads");
+  if (!boards || !tiles || !cores || !threads) {
+    throw std::runtime_error("tessera_machine_init does not give the machine's shape");
+  }
+  return TesseraShape{boards->first,
+                      boards->second,
+                      tiles->first,
+                      tiles->second,
+                      static_cast<uint32_t>(*cores),
+                      static_cast<uint32_t>(*threads)};
+}
 
 Trace convert(const std::vector<Record>& records) {
   const auto init = std::find_if(records.begin(), records.end(), [](const Record& r) {

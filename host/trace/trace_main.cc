@@ -7,8 +7,11 @@
 //   tessera-trace -o OUT.json --log FILE
 //
 // The first form appends `-trace PATTERN ... -D LOG` to COMMAND (a QEMU
-// command line, or one ending in one: qemu-cmd.sh, tessera-host ...). The
-// second converts a log QEMU already wrote.
+// command line, or one ending in one: qemu-cmd.sh, tessera-host ...), with
+// one log per QEMU process: a run over ranks (qemu-cmd.sh --ranks N) writes
+// one each, merged into one trace (tessera/trace/ranks.h); --log keeps them
+// one after another. The second converts a log QEMU already wrote, or such
+// a kept one.
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -16,12 +19,15 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "tessera/trace/ranks.h"
 #include "tessera/trace/trace.h"
 
 namespace {
@@ -156,19 +162,16 @@ int main(int argc, char** argv) {
   if (!command && !events.empty()) usage("--events needs a command to run");
 
   int status = 0;
-  bool temporary_log = false;
+  uint64_t lines = 0;
+  std::vector<std::vector<tessera::trace::Record>> logs;
   if (command) {
-    if (log.empty()) {
-      char name[] = "/tmp/tessera-trace.XXXXXX";
-      const int fd = mkstemp(name);
-      if (fd < 0) {
-        perror("tessera-trace: mkstemp");
-        return 1;
-      }
-      close(fd);
-      log = name;
-      temporary_log = true;
+    // A folder for the processes' logs: QEMU puts its pid where -D has %d.
+    char name[] = "/tmp/tessera-trace.XXXXXX";
+    if (mkdtemp(name) == nullptr) {
+      perror("tessera-trace: mkdtemp");
+      return 1;
     }
+    const std::filesystem::path folder = name;
     std::vector<std::string> args(argv + i, argv + argc);
     if (events.empty()) events.push_back(kDefaultEvents);
     for (const std::string& e : events) {
@@ -176,21 +179,45 @@ int main(int argc, char** argv) {
       args.push_back(e);
     }
     args.push_back("-D");
-    args.push_back(log);
+    args.push_back((folder / "qemu.%d.log").string());
     status = run(args);
-  }
 
-  std::ifstream in(log, std::ios::binary);
-  if (!in) {
-    fprintf(stderr, "tessera-trace: cannot read the log %s\n", log.c_str());
-    return status ? status : 1;
+    std::vector<std::filesystem::path> paths;
+    for (const auto& entry : std::filesystem::directory_iterator(folder)) {
+      paths.push_back(entry.path());
+    }
+    std::sort(paths.begin(), paths.end());
+    std::ofstream kept;
+    if (!log.empty()) kept.open(log, std::ios::binary | std::ios::trunc);
+    for (const auto& path : paths) {
+      std::ifstream in(path, std::ios::binary);
+      uint64_t n = 0;
+      logs.push_back(tessera::trace::read_log(in, &n));
+      lines += n;
+      if (kept.is_open()) {
+        in.clear();
+        in.seekg(0);
+        kept << in.rdbuf();
+      }
+    }
+    std::filesystem::remove_all(folder);
+    if (kept.is_open() && !kept) {
+      fprintf(stderr, "tessera-trace: cannot write the log %s\n", log.c_str());
+    }
+    if (logs.empty()) {
+      fprintf(stderr, "tessera-trace: the command wrote no log\n");
+      return status ? status : 1;
+    }
+  } else {
+    std::ifstream in(log, std::ios::binary);
+    if (!in) {
+      fprintf(stderr, "tessera-trace: cannot read the log %s\n", log.c_str());
+      return 1;
+    }
+    logs = tessera::trace::split_ranks(tessera::trace::read_log(in, &lines));
   }
-  uint64_t lines = 0;
-  const std::vector<tessera::trace::Record> records = tessera::trace::read_log(in, &lines);
-  in.close();
-  if (temporary_log) remove(log.c_str());
   try {
-    const tessera::trace::Trace trace = tessera::trace::convert(records);
+    const tessera::trace::Trace trace = tessera::trace::convert(tessera::trace::merge_ranks(logs));
     if (!write_trace(output, trace)) return status ? status : 1;
     report(output, trace, lines);
   } catch (const std::exception& e) {

@@ -108,8 +108,7 @@ errors)
     an_error trace hello -o
     an_error trace hello --frobnicate -o run.json
     # Ranks: what does not spread over processes yet says so in one line.
-    an_error trace --ranks 2 hello -o run.json
-    grep -q "trace --ranks 2: not yet" "$err" || fail "./tessera trace --ranks 2: unclear error"
+    an_error trace --ranks 0 hello -o run.json
     an_error debug --ranks 2 hello
     grep -q "debug --ranks 2: not yet" "$err" || fail "./tessera debug --ranks 2: unclear error"
     an_error run --ranks 0 hello
@@ -118,6 +117,14 @@ errors)
         fail "./tessera run --ranks 2 --send: exit status $?"
     grep -q "^host <- thread 0x0 cycle [0-9]*: 0x00000002 " "$out" ||
         fail "./tessera run --ranks 2 --send: no echo from thread 0"
+    # A traced run over ranks: the ranks' events in one trace, the host's message among them.
+    json=$(mktemp --suffix=.json)
+    "$tessera" trace --ranks 2 --send 0:1 -o "$json" hostlink_echo boards-x=2 >"$out" 2>"$err" ||
+        fail "./tessera trace --ranks 2: exit status $?"
+    # The host link is the process after the 2 boards: thread 0's echo reached it.
+    grep -q '"name":"from 0x0","cat":"mailbox","pid":3' "$json" ||
+        fail "./tessera trace --ranks 2: no echo from thread 0 in the trace"
+    rm -f "$json"
     an_error bench
     an_error bench no-such-benchmark
     an_error figures --no-such-option

@@ -6,10 +6,13 @@
 #   ranks   the boards over N processes under mpirun: the same output byte for byte (lines
 #           come in the order of modelled time that windows give). TESSERA_MPI_TRANSPORT=tcp
 #           runs the ranks over TCP, as between hosts.
+#   traces  the boards over N processes, traced: tessera-trace ($TESSERA_TRACE) merges the
+#           ranks' events into the same trace file, byte for byte, as one process's
+#           (docs/tracing.md).
 # Modelled figures are in the lines, so they must agree too.
-#   partition_check.sh <groups|ranks> <N,...> -- <qemu-cmd.sh> <qemu> <elf> <properties> [-- qemu args]
+#   partition_check.sh <groups|ranks|traces> <N,...> -- <qemu-cmd.sh> <qemu> <elf> <properties> [-- qemu args]
 set -uo pipefail
-usage="usage: partition_check.sh <groups|ranks> <N,...> -- <qemu-cmd.sh> <qemu> <elf> <properties>"
+usage="usage: partition_check.sh <groups|ranks|traces> <N,...> -- <qemu-cmd.sh> <qemu> <elf> <properties>"
 kind=${1:?$usage} counts=${2:?$usage}
 shift 3
 cmd=$1 qemu=$2 elf=$3 props=$4
@@ -33,7 +36,18 @@ run() {
         status=$?
         printf '%s\n' "$out"
         ;;
-    *) echo "partition_check.sh: '$kind' is neither groups nor ranks" >&2; exit 2 ;;
+    traces)
+        local json ranks_args=()
+        json=$(mktemp)
+        [ "$n" = 1 ] || ranks_args=(--ranks "$n")
+        timeout 300 "${TESSERA_TRACE:?the tessera-trace to run}" -o "$json" -- "$cmd" \
+            "${ranks_args[@]}" "$qemu" "$elf" "$props,windows=on" "$@" </dev/null >/dev/null \
+            2>"$errors"
+        status=$?
+        cat "$json"
+        rm -f "$json"
+        ;;
+    *) echo "partition_check.sh: '$kind' is not groups, ranks or traces" >&2; exit 2 ;;
     esac
     echo "exit status $status"
     # Under the sanitize preset: any sanitizer report fails, whatever the output.

@@ -25,6 +25,18 @@ def add_machine_arguments(parser):
                                 help='machine properties (README.md, "Machine properties")')
 
 
+def add_ranks_option(parser, what_else=""):
+    parser.options.add_argument("--ranks", metavar="N", type=int, default=1, help=(
+        "spread the boards over N QEMU processes started by Open MPI's mpirun (docs/ranks.md)"
+        + what_else))
+
+
+def checked_ranks(parser, parsed):
+    if parsed.ranks < 1:
+        parser.error(f"--ranks {parsed.ranks}: 1 or more")
+    return parsed.ranks
+
+
 def add_ranks_refusal(parser, what):
     """--ranks on a command that does not spread over processes yet: one line, nothing runs."""
     parser.options.add_argument("--ranks", metavar="N", type=int, default=1, help=(
@@ -60,9 +72,7 @@ status is the image's, through semihosting (docs/boards.md). That takes no
                             "starts (repeatable)")
     parser.options.add_argument("--board", metavar="<board>", help=(
         f"a dev board: one of the folders of boards/ with a board.env ({words(board_names())})"))
-    parser.options.add_argument("--ranks", metavar="N", type=int, default=1, help=(
-        "spread the boards over N QEMU processes started by Open MPI's mpirun (docs/ranks.md), "
-        "with the same output as one process with windows=on"))
+    add_ranks_option(parser, ", with the same output as one process with windows=on")
     add_machine_arguments(parser)
     return parser
 
@@ -76,11 +86,9 @@ def cmd_run(args):
         elf = board_image(parsed.board, parsed.app)
         exec_program([BOARD_SH, "qemu", parsed.board, os.path.dirname(QEMU), elf,
                       *(parsed.qemu_args or [])])
-    if parsed.ranks < 1:
-        parser.error(f"--ranks {parsed.ranks}: 1 or more")
     elf = built_app(parsed.app)
     command = qemu_command(elf, parsed.properties + with_dashdash(parsed.qemu_args),
-                           ranks=parsed.ranks)
+                           ranks=checked_ranks(parser, parsed))
     # Through the host link's host side, so that messages threads send to tinselHostId() are
     # printed; the exit status is still the guest's.
     exec_program([TESSERA_HOST, *host_arguments(parsed.send), "--", *command])
@@ -148,7 +156,8 @@ FILE.json is written whatever it is.""",
                                       "CSR and the start-up slot hand-over)"))
     parser.options.add_argument("--log", metavar="FILE", help="keep QEMU's log of the events "
                                                               "in FILE")
-    add_ranks_refusal(parser, "a traced run")
+    add_ranks_option(parser, "; every rank's events merged into one timeline, the same as one "
+                             "process's with windows=on")
     add_machine_arguments(parser)
     return parser
 
@@ -156,10 +165,11 @@ FILE.json is written whatever it is.""",
 def cmd_trace(args):
     """Boots as run does, with QEMU's Tessera trace events on, through tessera-trace, which
     converts them into the JSON trace (docs/tracing.md) and exits with the guest's status."""
-    parsed = trace_parser().parse(args)
-    refuse_ranks(parsed, "trace", "each rank's events are not merged into one timeline yet")
+    parser = trace_parser()
+    parsed = parser.parse(args)
     elf = built_app(parsed.app)
-    command = qemu_command(elf, [*parsed.properties, "--", *(parsed.qemu_args or [])])
+    command = qemu_command(elf, [*parsed.properties, "--", *(parsed.qemu_args or [])],
+                           ranks=checked_ranks(parser, parsed))
     trace_args = [arg for pattern in parsed.events for arg in ("--events", pattern)]
     if parsed.log is not None:
         trace_args += ["--log", parsed.log]

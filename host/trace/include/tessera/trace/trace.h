@@ -24,6 +24,8 @@
 #include <variant>
 #include <vector>
 
+#include "tessera/hw/regs.h"
+
 namespace tessera::trace {
 
 // One line of the log: the event's name and its "key value" fields.
@@ -86,6 +88,10 @@ struct Trace {
   uint32_t clock_mhz = 0;
   std::string machine;  // "boards 3x3 tiles 2x2 cores 1 threads 4"
 };
+
+// The machine's shape from its tessera_machine_init record; throws
+// std::runtime_error if the record lacks it.
+TesseraShape machine_shape(const Record& init);
 
 // Converts the records of one log, in log order. Throws std::runtime_error
 // if the log has no tessera_machine_init (the machine's shape).

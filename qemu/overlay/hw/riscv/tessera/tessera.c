@@ -106,7 +106,8 @@ uint32_t tessera_hart_thread_id(int hart)
     if (!tessera_machine || hart < 0 || hart >= tessera_machine->num_harts) {
         return UINT32_MAX;
     }
-    return tessera_machine->harts[hart].env.mhartid;
+    /* From the shape: another rank's harts are never realized here */
+    return tessera_thread_at(&tessera_machine->shape, hart);
 }
 
 void tessera_machine_wake(TesseraMachineState *s, uint32_t hart)
@@ -316,12 +317,16 @@ static void tessera_check_image_shape(TesseraMachineState *s)
 {
     MachineState *ms = MACHINE(s);
     size_t len = 4 * TESSERA_IMAGE_HEADER_WORDS;
-    /* The loader's blob: memory holds the image only from the first reset */
-    const uint8_t *header = rom_ptr_for_as(&s->board_as[0], TESSERA_DRAM_BASE,
-                                           len);
+    uint32_t board = 0;
+    const uint8_t *header;
     TesseraShape built_for;
     char want[128], have[128];
 
+    /* The loader's blob, on a board loaded here (memory has it from reset) */
+    while (!tessera_ranks_local_board(s, board)) {
+        board++;
+    }
+    header = rom_ptr_for_as(&s->board_as[board], TESSERA_DRAM_BASE, len);
     switch (tessera_image_fit(header, header ? len : 0, &s->shape,
                               &built_for)) {
     case TESSERA_IMAGE_ANY_SHAPE:
@@ -372,7 +377,7 @@ static void tessera_load_preload(TesseraMachineState *s)
         uint32_t board = tessera_dense_index(&s->shape, r.thread_id) /
                          per_board;
 
-        if (r.length == 0) {
+        if (r.length == 0 || !tessera_ranks_local_board(s, board)) {
             continue;
         }
         rom_add_blob_fixed_as("tessera.preload", r.bytes, r.length,
@@ -382,7 +387,10 @@ static void tessera_load_preload(TesseraMachineState *s)
     }
 }
 
-/* Loads the image into every board's DRAM; returns its entry point. */
+/*
+ * Loads the image into every board's DRAM that this process runs (every
+ * board, but for ranks); returns its entry point.
+ */
 static uint64_t tessera_load_image(TesseraMachineState *s)
 {
     MachineState *ms = MACHINE(s);
@@ -394,7 +402,12 @@ static uint64_t tessera_load_image(TesseraMachineState *s)
         exit(1);
     }
     for (uint32_t b = 0; b < boards; b++) {
-        ssize_t size = load_elf_as(ms->kernel_filename, NULL, NULL, NULL,
+        ssize_t size;
+
+        if (!tessera_ranks_local_board(s, b)) {
+            continue;
+        }
+        size = load_elf_as(ms->kernel_filename, NULL, NULL, NULL,
                                    &entry, &low, &high, NULL, ELFDATA2LSB,
                                    EM_RISCV, 1, 0, &s->board_as[b]);
 
@@ -484,7 +497,11 @@ static void tessera_create_harts(TesseraMachineState *s, uint64_t entry)
     size = ROUND_UP(sizeof(RISCVCPU) * s->num_harts, 2 * MiB);
     s->harts = qemu_memalign(2 * MiB, size);
     qemu_madvise(s->harts, size, QEMU_MADV_HUGEPAGE);
-    memset(s->harts, 0, size);
+    /*
+     * Over ranks, only this rank's harts exist (object_initialize_child()
+     * clears each): another rank's entries are never touched, so a rank's
+     * memory grows with its own boards only.
+     */
     for (uint32_t i = 0; i < s->num_harts; i++) {
         uint32_t board = i / per_board;
         TesseraCoords c = {
@@ -497,6 +514,9 @@ static void tessera_create_harts(TesseraMachineState *s, uint64_t entry)
         g_autofree char *name = g_strdup_printf("hart[%u]", i %
                                                 tessera_threads_per_tile(sh));
 
+        if (!tessera_ranks_local_hart(s, i)) {
+            continue;
+        }
         /* Board-local ids are dense: tile, core and thread are powers of 2 */
         c.thread = local % s->threads_per_core;
         c.core = local / s->threads_per_core % s->cores_per_tile;
@@ -549,6 +569,9 @@ static void tessera_limit_dram_tlbs(TesseraMachineState *s)
     g_autofree CPUState **cpus = g_new(CPUState *, per_board);
 
     for (uint32_t b = 0; b < boards; b++) {
+        if (!tessera_ranks_local_hart(s, b * per_board)) {
+            continue; /* no hart here maps it */
+        }
         for (uint32_t i = 0; i < per_board; i++) {
             cpus[i] = CPU(&s->harts[b * per_board + i]);
         }
@@ -590,6 +613,9 @@ static void tessera_connect_mswi(TesseraMachineState *s)
         DeviceState *dev = s->mswi[b];
         RISCVCPU *first = &s->harts[b * per_board];
 
+        if (!tessera_ranks_local_hart(s, b * per_board)) {
+            continue; /* another rank's harts: never realized here */
+        }
         for (uint32_t i = 0; i < per_board; i++) {
             if (riscv_cpu_claim_interrupts(&first[i], MIP_MSIP) < 0) {
                 error_report("tessera: MSIP of hart %u already claimed",
@@ -733,6 +759,8 @@ static void tessera_machine_init(MachineState *machine)
     }
 
     tessera_machine = s;
+    /* First: a rank creates and loads only its own boards' harts and memory */
+    tessera_ranks_init(s);
     tessera_create_memory(s);
     tessera_create_devices(s);
     tessera_create_mswi(s);
@@ -757,7 +785,6 @@ static void tessera_machine_init(MachineState *machine)
         error_report("tessera: out of memory for the wait registry");
         exit(1);
     }
-    tessera_ranks_init(s);
     tessera_windows_init(s);
     tessera_create_mailbox(s);
     tessera_create_ocbus(s);

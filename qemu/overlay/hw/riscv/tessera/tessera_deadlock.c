@@ -83,7 +83,7 @@ static const char *tessera_deadlock_hope(TesseraMachineState *s)
 static void tessera_deadlock_name_other_waits(TesseraMachineState *s)
 {
     for (uint32_t hart = 0; hart < s->num_harts; hart++) {
-        uint32_t id = s->harts[hart].env.mhartid;
+        uint32_t id = tessera_hart_thread_id(hart);
         const char *op;
 
         if (tessera_waits_operation(s->waits, hart) ||

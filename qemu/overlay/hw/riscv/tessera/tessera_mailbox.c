@@ -16,6 +16,7 @@
  */
 
 #include "qemu/osdep.h"
+#include <sys/resource.h>
 #include "qemu/error-report.h"
 #include "qemu/log.h"
 #include "qemu/main-loop.h"
@@ -215,12 +216,23 @@ static void tessera_mailbox_trace_counts(TesseraMailboxState *s)
     trace_tessera_mbox_host_counts(c.sent, c.received);
 }
 
-/* The run's totals, for the host-time bench (tests/bench/host.sh). */
+/*
+ * The run's totals, for the host-time and ranks benches (tests/bench/host.sh,
+ * ranks.sh).
+ */
 static void tessera_mailbox_trace_run_counts(TesseraMailboxState *s)
 {
     TesseraMachineState *m = s->machine;
     uint64_t messages = tessera_mailbox_host_counts(s->model).sent;
 
+    if (trace_event_get_state_backends(TRACE_TESSERA_RUN_MEMORY)) {
+        struct rusage usage;
+
+        /* This process's peak resident memory (KiB on Linux) */
+        if (getrusage(RUSAGE_SELF, &usage) == 0) {
+            trace_tessera_run_memory(m->ranks.rank, usage.ru_maxrss);
+        }
+    }
     if (!trace_event_get_state_backends(TRACE_TESSERA_RUN_COUNTS) &&
         !trace_event_get_state_backends(TRACE_TESSERA_RUN_WINDOWS)) {
         return;

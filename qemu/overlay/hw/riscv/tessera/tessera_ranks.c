@@ -46,12 +46,15 @@ static bool tessera_ranks_signalled; /* mpirun is ending every rank */
 static Notifier tessera_ranks_shutdown_notifier;
 static Notifier tessera_ranks_exit_notifier;
 
+bool tessera_ranks_local_board(TesseraMachineState *s, uint32_t board)
+{
+    return s->ranks.count == 1 || s->ranks.local_boards[board];
+}
+
 bool tessera_ranks_local_hart(TesseraMachineState *s, uint32_t hart)
 {
-    const TesseraRanks *r = &s->ranks;
-
-    return r->count == 1 ||
-           r->local_boards[hart / tessera_threads_per_board(&s->shape)];
+    return tessera_ranks_local_board(
+        s, hart / tessera_threads_per_board(&s->shape));
 }
 
 void tessera_ranks_end_together(void)
@@ -171,7 +174,8 @@ static void tessera_ranks_split_up(TesseraMachineState *s)
     for (uint32_t b = 0; b < boards; b++) {
         r->local_boards[b] = r->board_rank[b] == r->rank;
     }
-    tessera_rank_rect_describe(&rects[r->rank], r->boards_text,
+    r->rect = rects[r->rank];
+    tessera_rank_rect_describe(&r->rect, r->boards_text,
                                sizeof(r->boards_text));
     if (r->rank == 0) {
         tessera_ranks_write_map(rects, r->count);
@@ -232,7 +236,8 @@ void tessera_ranks_init(TesseraMachineState *s)
     qemu_register_shutdown_notifier(&tessera_ranks_shutdown_notifier);
     tessera_ranks_exit_notifier.notify = tessera_ranks_at_exit;
     qemu_add_exit_notifier(&tessera_ranks_exit_notifier);
-    trace_tessera_ranks_init(r->rank, r->count, r->boards_text);
+    trace_tessera_ranks_init(r->rank, r->count, r->rect.x0, r->rect.y0,
+                             r->rect.x1, r->rect.y1);
 }
 
 /* ---- the window's messages ------------------------------------------- */

@@ -256,6 +256,39 @@ static void tessera_windows_agree(TesseraMachineState *s, TesseraWindowVote *v)
 }
 
 /*
+ * The run ends, or the machine resets, at this window's end: an exit or a
+ * reset posted in the window (the earliest by (cycle, hart)), or every
+ * hart checked in. Decided on the window's agreed vote, before the
+ * exchange: the exchange would wake harts, which would run on, for as
+ * long as the host takes to stop them, before the end or the reset.
+ */
+static bool tessera_windows_run_ends(TesseraMachineState *s,
+                                     const TesseraWindowVote *v)
+{
+    TesseraWindows *w = &s->windows;
+
+    if (v->exit_at == UINT64_MAX && v->reset_at == UINT64_MAX &&
+        v->checked_in != s->num_harts) {
+        return false;
+    }
+    w->ended = true; /* no window more: nothing else runs */
+    w->stalled = true;
+    if (v->exit_at != UINT64_MAX) {
+        w->exit_at = UINT64_MAX;
+        tessera_ranks_end_together();
+        tessera_exit_end_run(v->exit_hart, v->exit_at, v->exit_value,
+                             v->exit_code);
+    } else if (v->reset_at != UINT64_MAX) {
+        /* Every rank resets here; the reset starts windows anew */
+        tessera_exit_reset_machine(v->reset_hart, v->reset_at);
+    } else {
+        tessera_ranks_end_together();
+        tessera_sysinfo_end_run(v->fail_at != UINT64_MAX ? v->fail_code : 0);
+    }
+    return true;
+}
+
+/*
  * The window ends: messages between boards, then the next window, or the
  * end of the run. Returns what the exchange moved here.
  */
@@ -266,6 +299,9 @@ static uint32_t tessera_windows_next(TesseraMachineState *s,
     TesseraWindowVote v;
     uint32_t exchanged, commands, injected, lines, heard;
 
+    if (tessera_windows_run_ends(s, last)) {
+        return 0;
+    }
     /* The first group runs first: the exchange's wakes of others wait */
     w->active = 0;
     exchanged = tessera_ranks_exchange(s, w->end);
@@ -277,29 +313,6 @@ static uint32_t tessera_windows_next(TesseraMachineState *s,
     w->count++;
     v = tessera_windows_vote(s, false, 0, true);
     tessera_windows_agree(s, &v);
-    if (v.exit_at != UINT64_MAX) {
-        w->exit_at = UINT64_MAX;
-        w->ended = true; /* no window more: nothing else runs */
-        w->stalled = true;
-        tessera_ranks_end_together();
-        tessera_exit_end_run(v.exit_hart, v.exit_at, v.exit_value,
-                             v.exit_code);
-        return 0;
-    }
-    if (v.reset_at != UINT64_MAX) {
-        /* Every rank resets at this window's end; the reset starts anew */
-        w->ended = true;
-        w->stalled = true;
-        tessera_exit_reset_machine(v.reset_hart, v.reset_at);
-        return 0;
-    }
-    if (v.checked_in == s->num_harts) {
-        w->ended = true;
-        w->stalled = true;
-        tessera_ranks_end_together();
-        tessera_sysinfo_end_run(v.fail_at != UINT64_MAX ? v.fail_code : 0);
-        return 0;
-    }
     if (!v.go && v.held && v.earliest >= w->end) {
         /* Nothing moves before the earliest held hart: its window is next */
         w->end = (v.earliest / w->length + 1) * w->length;
@@ -446,13 +459,7 @@ void tessera_windows_reset(TesseraMachineState *s)
     w->exit_code = 0;
     w->num_held = 0;
     bitmap_zero(w->held, s->num_harts);
-    /* Other ranks run the harts of their boards: here they never start */
-    for (uint32_t hart = 0; s->ranks.count > 1 && hart < s->num_harts;
-         hart++) {
-        if (!tessera_ranks_local_hart(s, hart)) {
-            s->harts[hart].parent_obj.halted = 1;
-        }
-    }
+    /* Other ranks' harts are not realized here (tessera_create_harts) */
     /* Only the first group starts: the others wait for their turn */
     for (uint32_t hart = 0; w->groups > 1 && hart < s->num_harts; hart++) {
         if (tessera_windows_group(s, hart) != 0) {

@@ -101,6 +101,7 @@ typedef struct TesseraWindows {
 typedef struct TesseraRanks {
     uint32_t count;          /* processes; 1: this one runs every board */
     uint32_t rank;           /* this process */
+    TesseraRankRect rect;    /* its boards */
     char boards_text[48];    /* its boards, as messages name them */
     uint32_t *board_rank;    /* [board]; NULL with one rank */
     bool *local_boards;      /* [board]; NULL with one rank */
@@ -407,6 +408,8 @@ uint32_t *tessera_ranks_split(TesseraMachineState *s, uint32_t parts,
                               const char *what, TesseraRankRect *rects);
 /* Whether this process runs the hart (always, with one rank). */
 bool tessera_ranks_local_hart(TesseraMachineState *s, uint32_t hart);
+/* Whether this process runs the board: only its memory is loaded here. */
+bool tessera_ranks_local_board(TesseraMachineState *s, uint32_t board);
 /* The window's messages between boards: over MPI with several ranks.
  * Returns how many entered the network here. */
 uint32_t tessera_ranks_exchange(TesseraMachineState *s, uint64_t at);
