@@ -18,6 +18,8 @@ struct TesseraSysinfo {
     TesseraSysinfoConfig cfg;
     uint32_t num_harts;
     uint32_t checked_in;     /* distinct harts that wrote CHECKIN */
+    bool windows;            /* CHECKIN reads at_window_end */
+    uint32_t at_window_end;  /* the machine's check-ins at the last end */
     uint32_t *checked_in_by; /* bitmap over dense indices */
     int exit_code;           /* first non-zero status, in check-in order */
 };
@@ -90,6 +92,7 @@ TesseraSysinfo *tessera_sysinfo_new(const TesseraSysinfoConfig *cfg)
 void tessera_sysinfo_reset(TesseraSysinfo *s)
 {
     s->checked_in = 0;
+    s->at_window_end = 0;
     s->exit_code = 0;
     memset(s->checked_in_by, 0,
            (s->num_harts + 31) / 32 * sizeof(*s->checked_in_by));
@@ -185,7 +188,7 @@ static int register_value(const TesseraSysinfo *s, uint32_t hart_id,
         *value = tessera_sysinfo_partition_base(s, hart_id);
         return 1;
     case TESSERA_SYSINFO_CHECKIN:
-        *value = s->checked_in;
+        *value = s->windows ? s->at_window_end : s->checked_in;
         return 1;
     case TESSERA_SYSINFO_BOARD_LEADER:
         *value = board_local_index(s, hart_id) == 0;
@@ -291,4 +294,14 @@ TesseraAccess tessera_sysinfo_write(TesseraSysinfo *s, uint32_t hart_id,
         return guest_error("sysinfo: write to a read-only register");
     }
     return guest_error("sysinfo: write to an unknown register");
+}
+
+void tessera_sysinfo_use_windows(TesseraSysinfo *s)
+{
+    s->windows = true;
+}
+
+void tessera_sysinfo_end_window(TesseraSysinfo *s, uint32_t check_ins)
+{
+    s->at_window_end = check_ins;
 }

@@ -198,6 +198,22 @@ TEST(SysinfoCheckIn, ResetForgetsEveryCheckIn) {
   EXPECT_EQ(exit_code, 0);  // the 5 of before the reset is forgotten too
 }
 
+// With time windows CHECKIN reads the machine's count at the last window's
+// end (over ranks, every rank's): a check-in shows at the next end, and a
+// reset starts again from 0.
+TEST(SysinfoCheckIn, WithWindowsCheckInReadsTheCountOfTheLastWindowsEnd) {
+  Sysinfo sysinfo(ConfigFor(kFourHarts));
+  tessera_sysinfo_use_windows(sysinfo.get());
+  int exit_code = -1;
+  ASSERT_EQ(sysinfo.CheckIn(0, 0, &exit_code), TESSERA_ACCESS_DONE);
+  EXPECT_EQ(sysinfo.Read(1, TESSERA_SYSINFO_CHECKIN), 0u);
+  EXPECT_EQ(tessera_sysinfo_check_ins(sysinfo.get()), 1u);
+  tessera_sysinfo_end_window(sysinfo.get(), 3);  // two more on other ranks
+  EXPECT_EQ(sysinfo.Read(1, TESSERA_SYSINFO_CHECKIN), 3u);
+  tessera_sysinfo_reset(sysinfo.get());
+  EXPECT_EQ(sysinfo.Read(1, TESSERA_SYSINFO_CHECKIN), 0u);
+}
+
 TEST(SysinfoAccess, UnknownRegisterReadsZeroAsAGuestError) {
   Sysinfo sysinfo(ConfigFor(kFourHarts));
   uint32_t value = 0xdeadbeef;

@@ -1,6 +1,7 @@
 // libFuzzer target: the sysinfo model (models/sysinfo.c). A
 // configuration, often invalid, then reads and writes of any offset by any
-// hart id; every answer is checked against the register table of
+// hart id, with time windows turned on and window ends given at any point;
+// every answer is checked against the register table of
 // tessera/hw/regs.h and the check-in rules of sysinfo.h (docs/fuzzing.md).
 //
 // Input: a configuration (raw or mostly valid), then operations.
@@ -79,6 +80,8 @@ class Scenario {
         return in.u32();
     }
   }
+
+  uint32_t count() const { return count_; }
 
   void read(uint32_t id, uint32_t offset, bool with_error) {
     uint32_t value = 0xdeadbeef;
@@ -190,7 +193,7 @@ class Scenario {
         *value = TESSERA_DRAM_BASE + TESSERA_CODE_SIZE + local(id) * c_.partition_size;
         return true;
       case TESSERA_SYSINFO_CHECKIN:
-        *value = count_;
+        *value = windows_ ? at_window_end_ : count_;
         return true;
       case TESSERA_SYSINFO_BOARD_LEADER:
         *value = local(id) == 0;
@@ -227,9 +230,22 @@ class Scenario {
     }
   }
 
+  // With windows, CHECKIN reads the count a window end gave (the machine's, which the
+  // fuzzer makes up: over ranks it is every rank's).
+  void use_windows() {
+    tessera_sysinfo_use_windows(model_);
+    windows_ = true;
+  }
+  void end_window(uint32_t machine_count) {
+    tessera_sysinfo_end_window(model_, machine_count);
+    at_window_end_ = machine_count;
+  }
+
   TesseraSysinfo* model_;
   TesseraSysinfoConfig c_;
   std::vector<bool> checked_in_;
+  bool windows_ = false;
+  uint32_t at_window_end_ = 0;
   uint32_t count_ = 0;
   int exit_code_ = 0;  // first non-zero status, in check-in order
 };
@@ -271,13 +287,20 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       const uint8_t kind = in.byte();
       const uint32_t id = scenario.pick_id(in);
       const uint32_t offset = in.below(4) == 0 ? in.u32() : in.below(0x48);
-      switch (kind % 4) {
+      switch (kind % 6) {
         case 0:
         case 1:
           scenario.read(id, offset, in.flag());
           break;
         case 2:
           scenario.write(id, offset, in.u32(), in.flag());
+          break;
+        case 4:
+          scenario.use_windows();
+          break;
+        case 5:
+          // Mostly this model's own count, as in one process; any count, as over ranks.
+          scenario.end_window(in.flag() ? scenario.count() : in.u32());
           break;
         default:
           // Check-in, with a status that is mostly 0.

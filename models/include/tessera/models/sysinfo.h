@@ -8,6 +8,11 @@
  * When the last hart checks in the model asks its host to end the run:
  * success if every status was 0, otherwise the first non-zero status.
  * A second check-in by the same hart is a guest error and is ignored.
+ *
+ * With time windows (docs/ranks.md), boards meet only at window ends, so
+ * what CHECKIN reads is the machine's count at the last window's end
+ * (tessera_sysinfo_end_window), the same however the boards are split over
+ * processes; in one window a hart's own check-in shows at the next end.
  */
 #ifndef TESSERA_MODELS_SYSINFO_H
 #define TESSERA_MODELS_SYSINFO_H
@@ -56,8 +61,15 @@ TesseraAccess tessera_sysinfo_write(TesseraSysinfo *s, uint32_t hart_id,
 /* True if thread id `hart_id` has checked in (false for ids the machine
  * does not have). */
 bool tessera_sysinfo_checked_in(const TesseraSysinfo *s, uint32_t hart_id);
-/* How many harts have checked in (what CHECKIN reads). */
+/* How many harts have checked in here (what CHECKIN reads without windows). */
 uint32_t tessera_sysinfo_check_ins(const TesseraSysinfo *s);
+
+/* From now on (until the model is freed), CHECKIN reads the count of the
+ * last window's end: 0 until the first. */
+void tessera_sysinfo_use_windows(TesseraSysinfo *s);
+/* A window ended with `check_ins` harts of the whole machine checked in
+ * (over ranks: every rank's, summed). */
+void tessera_sysinfo_end_window(TesseraSysinfo *s, uint32_t check_ins);
 
 /* Partition base of a thread: DRAM_BASE + CODE_SIZE + local * size. */
 uint32_t tessera_sysinfo_partition_base(const TesseraSysinfo *s,

@@ -313,6 +313,7 @@ static uint32_t tessera_windows_next(TesseraMachineState *s,
     w->count++;
     v = tessera_windows_vote(s, false, 0, true);
     tessera_windows_agree(s, &v);
+    tessera_sysinfo_end_window(s->sysinfo->model, v.checked_in);
     if (!v.go && v.held && v.earliest >= w->end) {
         /* Nothing moves before the earliest held hart: its window is next */
         w->end = (v.earliest / w->length + 1) * w->length;
@@ -504,6 +505,7 @@ void tessera_windows_init(TesseraMachineState *s)
     w->length = s->board_hop_cycles;
     w->held = bitmap_new(s->num_harts);
     if (w->on) {
+        tessera_sysinfo_use_windows(s->sysinfo->model);
         icount_turn_budget_hook = tessera_windows_turn_budget;
         icount_turn_end_hook = tessera_windows_turn_end;
         icount_all_idle_hook = tessera_windows_all_idle;
