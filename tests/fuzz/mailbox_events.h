@@ -168,11 +168,18 @@ class MailboxEvents {
   }
 
   void on_send(const TesseraMailboxEvent& e) {
-    FUZZ_CHECK(e.msg == last_id_ + 1, "message id %llu after %llu", id(e), ull(last_id_));
-    last_id_ = e.msg;
     FUZZ_CHECK(e.flits >= 1 && e.flits <= TESSERA_MAX_FLITS, "message %llu of %u flits", id(e),
                e.flits);
     const bool from_host = e.kind == TESSERA_MAILBOX_EVENT_FROM_HOST;
+    // Each source numbers its own messages: a board's threads (its index), the host's to a
+    // board (boards + its index); the n-th has id n * 2 * boards + source.
+    const uint32_t boards = shape_.boards_x * shape_.boards_y;
+    const uint32_t board = e.hart / (threads_ / boards);
+    const uint32_t source = from_host ? boards + board : board;
+    FUZZ_CHECK(e.hart < threads_, "message %llu names hart %u", id(e), e.hart);
+    const uint64_t want = ++issued_[source] * 2 * uint64_t{boards} + source;
+    FUZZ_CHECK(e.msg == want, "message id %llu from source %u, expected %llu", id(e), source,
+               ull(want));
     const uint32_t copies = e.mask ? static_cast<uint32_t>(__builtin_popcountll(e.mask)) : 1;
     FUZZ_CHECK(e.copies == copies, "message %llu with mask 0x%llx has %u copies", id(e),
                ull(e.mask), e.copies);
@@ -221,7 +228,7 @@ class MailboxEvents {
 
   TesseraShape shape_;
   uint32_t host_id_, threads_;
-  uint64_t last_id_ = 0;
+  std::unordered_map<uint32_t, uint64_t> issued_;  // messages of each source
   std::unordered_map<uint64_t, Message> messages_;
   std::unordered_map<uint64_t, Copy> copies_;  // by slot_key
   std::unordered_set<uint64_t> delivered_to_;  // (id << 32 | hart)

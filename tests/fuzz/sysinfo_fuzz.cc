@@ -83,6 +83,17 @@ class Scenario {
 
   uint32_t count() const { return count_; }
 
+  // With windows, CHECKIN reads the count a window end gave (the machine's, which the
+  // fuzzer makes up: over ranks it is every rank's).
+  void use_windows() {
+    tessera_sysinfo_use_windows(model_);
+    windows_ = true;
+  }
+  void end_window(uint32_t machine_count) {
+    tessera_sysinfo_end_window(model_, machine_count);
+    at_window_end_ = machine_count;
+  }
+
   void read(uint32_t id, uint32_t offset, bool with_error) {
     uint32_t value = 0xdeadbeef;
     const char* error = nullptr;
@@ -228,17 +239,6 @@ class Scenario {
       default:
         return false;
     }
-  }
-
-  // With windows, CHECKIN reads the count a window end gave (the machine's, which the
-  // fuzzer makes up: over ranks it is every rank's).
-  void use_windows() {
-    tessera_sysinfo_use_windows(model_);
-    windows_ = true;
-  }
-  void end_window(uint32_t machine_count) {
-    tessera_sysinfo_end_window(model_, machine_count);
-    at_window_end_ = machine_count;
   }
 
   TesseraSysinfo* model_;
