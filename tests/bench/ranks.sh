@@ -8,18 +8,21 @@
 # each run as one process with windows off (the default; its modelled figures differ: no
 # windows), one process with windows on (the reference: the same modelled figures as every
 # ranked run), and over N ranks (default 2: this machine's cores; --ranks 2,3 for more). Three
-# timed runs each, interleaved, the median; one more of each with the trace event
-# tessera_run_windows, for the number of windows. A ranked run whose modelled figures differ
+# timed runs each, interleaved, the median; one more of each with the trace events
+# tessera_run_windows and tessera_run_memory, for the number of windows and each process's peak
+# resident memory. A ranked run whose modelled figures differ
 # from one process with windows ends the bench.
 #
 # --quick (TESSERA_BENCH_QUICK=1): heat on 2,000 vertices for 4 steps, one timed run each.
 #
 # Writes
 #   build/bench/ranks.csv          ranks,boards,harts,app,host_s,speedup,windows,
-#                                  host_us_per_window,modelled_cycles,mode
+#                                  host_us_per_window,modelled_cycles,mode,peak_rss_mib
 #                                  (mode: off = one process, windows off (windows 0); on =
 #                                  windows on, ranks over shared memory; tcp = over TCP;
-#                                  speedup: over one process with windows on)
+#                                  speedup: over one process with windows on;
+#                                  peak_rss_mib: the largest of the ranks' peak resident
+#                                  memory)
 #   build/bench/ranks.svg          host seconds against ranks, per app
 #   build/bench/ranks-summary.txt  the table, and the projection of the 48-board cluster from
 #                                  the measured costs (tests/bench/ranks_report.py)
@@ -57,7 +60,8 @@ ln -s "$image.data.v" "$work/data.v"
 cat >"$work/qemu.sh" <<EOF
 #!/usr/bin/env bash
 [ -z "\${BENCH_WINDOWS:-}" ] ||
-    set -- "\$@" -trace tessera_run_windows -D "\$BENCH_WINDOWS.\${OMPI_COMM_WORLD_RANK:-0}"
+    set -- "\$@" -trace tessera_run_windows -trace tessera_run_memory \
+        -D "\$BENCH_WINDOWS.\${OMPI_COMM_WORLD_RANK:-0}"
 exec "$TESSERA_QEMU" "\$@"
 EOF
 chmod +x "$work/qemu.sh"
@@ -106,8 +110,8 @@ run_app() {
 }
 
 csv="$out_dir/ranks.csv"
-echo "ranks,boards,harts,app,host_s,speedup,windows,host_us_per_window,modelled_cycles,mode" >"$csv"
-declare -A times figures windows
+echo "ranks,boards,harts,app,host_s,speedup,windows,host_us_per_window,modelled_cycles,mode,peak_rss_mib" >"$csv"
+declare -A times figures windows memory
 for app in heat idle; do
     echo "$app: $repeats timed run(s) of each of: ${configs[*]/%/;} (ranks, windows)"
     for ((r = 0; r < repeats; r++)); do
@@ -127,6 +131,11 @@ for app in heat idle; do
             if ($i == "windows") w = $(i + 1) } END { print w + 0 }' "$work"/windows.0)
         [ "$win" = off ] || [ "${windows[$app-$n-$win]}" -gt 0 ] ||
             bench_fail "$app on $n ranks: no tessera_run_windows line in its trace"
+        memory[$app-$n-$win]=$(awk '/tessera_run_memory/ { for (i = 1; i < NF; i++)
+            if ($i == "peak_kib" && $(i + 1) > m) m = $(i + 1); seen++ }
+            END { if (seen) printf "%.0f", m / 1024 }' "$work"/windows.*)
+        [ -n "${memory[$app-$n-$win]}" ] ||
+            bench_fail "$app on $n ranks: no tessera_run_memory line in its trace"
     done
     reference=${figures[$app-1-on]}
     base=$(printf '%s\n' ${times[$app-1-on]} | median)
@@ -141,9 +150,9 @@ for app in heat idle; do
         w=${windows[$app-$n-$win]}
         cycles=$(sed -E 's/.*cycles ([0-9]+).*/\1/' <<<"${figures[$app-$n-$win]}")
         awk -v n="$n" -v b="$boards" -v h="$harts" -v a="$app" -v t="$t" -v base="$base" \
-            -v w="$w" -v c="$cycles" -v mode="$win" 'BEGIN {
-            printf "%d,%d,%d,%s,%.3f,%.2f,%d,%s,%d,%s\n", n, b, h, a, t, base / t, w,
-                   (w > 0 ? sprintf("%.1f", t * 1e6 / w) : ""), c, mode }' >>"$csv"
+            -v w="$w" -v c="$cycles" -v mode="$win" -v mib="${memory[$app-$n-$win]}" 'BEGIN {
+            printf "%d,%d,%d,%s,%.3f,%.2f,%d,%s,%d,%s,%d\n", n, b, h, a, t, base / t, w,
+                   (w > 0 ? sprintf("%.1f", t * 1e6 / w) : ""), c, mode, mib }' >>"$csv"
     done
 done
 

@@ -575,13 +575,16 @@ def ranks(figures):
     rows = figures.rows("ranks.csv")
     modes = {"off": "one process, windows off", "on": "shared memory", "tcp": "TCP"}
     body = md(["app", "ranks", "how", "host s", "speed-up over one process with windows",
-               "windows", "host µs per window", "modelled cycles"],
+               "windows", "host µs per window", "modelled cycles", "peak MiB a rank"],
               [[r["app"], r["ranks"],
                 "one process, windows on" if r["ranks"] == "1" and r["mode"] == "on"
                 else modes[r["mode"]], num(r["host_s"], 2), f"{float(r['speedup']):.2f}x",
-                num(r["windows"]), r["host_us_per_window"] or "—", num(r["modelled_cycles"])]
+                num(r["windows"]), r["host_us_per_window"] or "—", num(r["modelled_cycles"]),
+                num(r["peak_rss_mib"])]
                for r in rows])
     return body + "\n" + "\n".join(f"    {line}" for line in projection(rows)) + "\n" + source(
         figures, "ranks", ["ranks.csv"], " GALS heat: 20,000 vertices, 20 steps, through "
         "HostLink; idle: the `tinselIdle` loop; 3x2 boards, 6,144 threads; host s: the median of "
-        "three. Every ranked run's modelled figures equal one process's with windows.")
+        "three. Every ranked run's modelled figures equal one process's with windows. Peak MiB a rank: "
+        "the largest peak resident memory of the run's processes (QEMU's own; heat's host program "
+        "apart).")
