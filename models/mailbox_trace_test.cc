@@ -24,8 +24,8 @@ class Rig {
   explicit Rig(const TesseraShape& shape = kShape) : shape_(shape) {
     const uint32_t tiles = shape.boards_x * shape.boards_y * shape.tiles_x * shape.tiles_y;
     scratch_.assign(tiles, std::vector<uint8_t>(TESSERA_SCRATCH_SIZE, 0));
-    const TesseraMailboxConfig config{shape,   kTileHop, kL,     64, TESSERA_TERMDET_MASTER_ORIGIN,
-                                      nullptr, false,    nullptr};
+    const TesseraMailboxConfig config{
+        shape, kTileHop, kL, 64, TESSERA_TERMDET_MASTER_ORIGIN, nullptr, false, nullptr, false};
     TesseraMailboxHost host{};
     host.opaque = this;
     host.scratchpad = [](void* self, uint32_t tile) {
@@ -388,8 +388,7 @@ TEST(MailboxTrace, AMessageEndsAnIdleCall) {
 // failed (something happened meanwhile), then as stalled.
 TEST(TermdetTrace, FailedAndStalledRoundsSaySo) {
   std::vector<TesseraTermdetEvent> events;
-  const TesseraTermdetConfig config{{1, 1, 1, 1, 1, 2}, kL, TESSERA_TERMDET_MASTER_ORIGIN,
-                                    false};
+  const TesseraTermdetConfig config{{1, 1, 1, 1, 1, 2}, kL, TESSERA_TERMDET_MASTER_ORIGIN, false};
   TesseraTermdetHost host{};
   host.opaque = &events;
   host.event = [](void* self, const TesseraTermdetEvent* e) {
