@@ -157,8 +157,11 @@ void mbox_enter_network(TesseraMailbox *m, MboxMsg *msg, uint64_t depart)
     uint32_t base = msg->dest_tile << m->tile_shift;
     uint32_t copies = msg->mask ? mbox_popcount64(msg->mask) : 1;
 
-    msg->arrival = mbox_route(m, from, msg->dest_tile, depart, msg->flits,
-                              true, contended_board(m, from, msg->dest_tile));
+    msg->arrival = m->cfg.untimed
+                       ? depart
+                       : mbox_route(m, from, msg->dest_tile, depart, msg->flits,
+                                    true,
+                                    contended_board(m, from, msg->dest_tile));
     if (msg->src_hart == MBOX_NO_HART) {
         m->host_counts.sent += copies;
     } else {
