@@ -97,6 +97,9 @@ static uint64_t ops_recv_time(void *ctx, const TesseraMailboxRegs *t,
     const TesseraMailbox *m = ctx;
     uint32_t hart = mbox_thread_hart(m, mbox_const_thread_of(t));
 
+    if (m->cfg.untimed) {
+        return 0; /* receivable as soon as delivered */
+    }
     return m->slot_info[mbox_slot_index(mbox_tile_of(m, hart), slot)].time;
 }
 

@@ -33,7 +33,7 @@ class Rig {
       : shape_(shape) {
     const uint32_t tiles = shape.boards_x * shape.boards_y * shape.tiles_x * shape.tiles_y;
     scratch_.assign(tiles, std::vector<uint8_t>(TESSERA_SCRATCH_SIZE, 0));
-    const TesseraMailboxConfig config{shape, 4, kL, 64, master, nullptr, false, nullptr};
+    const TesseraMailboxConfig config{shape, 4, kL, 64, master, nullptr, false, nullptr, false};
     TesseraMailboxHost host{};
     host.opaque = this;
     host.scratchpad = [](void* self, uint32_t tile) {
@@ -393,8 +393,8 @@ TEST(MailboxIdle, TheMasterPositionSetsTheRoundTrip) {
   const Outcome o = centre.Idle(8, true);
   EXPECT_EQ(o.resume_at, tessera_mailbox_idle_rtt(centre.model()));
 
-  const TesseraMailboxConfig bad{shape,   4,     kL,     64, static_cast<TesseraTermdetMaster>(2),
-                                 nullptr, false, nullptr};
+  const TesseraMailboxConfig bad{
+      shape, 4, kL, 64, static_cast<TesseraTermdetMaster>(2), nullptr, false, nullptr, false};
   TesseraMailboxHost host{};
   host.scratchpad = [](void*, uint32_t) -> uint8_t* { return nullptr; };
   host.wake = [](void*, uint32_t) {};

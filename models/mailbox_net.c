@@ -46,6 +46,19 @@ uint64_t mbox_deliver(TesseraMailbox *m, MboxThread *t, uint32_t slot,
     memcpy(mbox_slot_bytes(m, tile, slot), msg->data,
            (size_t)msg->flits * TESSERA_BYTES_PER_FLIT);
     tessera_mailbox_rules_fill(&slots, slot);
+    if (m->cfg.untimed) {
+        /* Receivable at once, in the order of delivery (a pair's messages
+         * are delivered in order): no record of time or sender to keep */
+        uint64_t time = mbox_max_u64(msg->arrival, not_before);
+
+        if (m->host.event != NULL) {
+            m->slot_msg[i] = msg->id;
+        }
+        tessera_slot_queue_push(&slots, &t->regs.recv, slot);
+        mbox_trace_deliver(m, t, slot, msg, time);
+        mbox_wake(m, t, TESSERA_WAIT_CAN_RECV);
+        return time;
+    }
     m->slot_info[i].time = mbox_max_u64(msg->arrival, not_before);
     m->slot_info[i].src = msg->src_hart;
     if (m->host.event != NULL) {
@@ -81,9 +94,11 @@ prefetch_receivers(const TesseraMailbox *m, uint32_t base, uint64_t mask)
 
         if (slot != TESSERA_MAILBOX_NO_SLOT) {
             __builtin_prefetch(&m->slot_next[first + slot]);
-            __builtin_prefetch(&m->slot_info[first + slot], 1);
+            if (!m->cfg.untimed) {
+                __builtin_prefetch(&m->slot_info[first + slot], 1);
+            }
         }
-        if (tail != TESSERA_MAILBOX_NO_SLOT) {
+        if (tail != TESSERA_MAILBOX_NO_SLOT && !m->cfg.untimed) {
             __builtin_prefetch(&m->slot_info[first + tail]);
         }
     }
@@ -163,8 +178,11 @@ void mbox_enter_network(TesseraMailbox *m, MboxMsg *msg, uint64_t depart)
     uint32_t base = msg->dest_tile << m->tile_shift;
     uint32_t copies = msg->mask ? mbox_popcount64(msg->mask) : 1;
 
-    msg->arrival = mbox_route(m, from, msg->dest_tile, depart, msg->flits,
-                              true, contended_board(m, from, msg->dest_tile));
+    msg->arrival = m->cfg.untimed
+                       ? depart
+                       : mbox_route(m, from, msg->dest_tile, depart, msg->flits,
+                                    true,
+                                    contended_board(m, from, msg->dest_tile));
     /* One that waited at its board's egress counted as it went in there */
     if (msg->src_hart == MBOX_NO_HART ||
         !waits_for_exchange(m, msg->src_hart, msg)) {

@@ -90,6 +90,9 @@ uint64_t mbox_route(TesseraMailbox *m, uint32_t from, uint32_t to,
     uint32_t pos[MBOX_AXES] = { 0, 0 }, dest[MBOX_AXES] = { 0, 0 };
     int axis;
 
+    if (m->cfg.untimed) {
+        return t; /* no time on the way, no link to occupy */
+    }
     /*
      * The host link's own hops contend only when every link does: with
      * windows (a board given) the host's traffic to and from other

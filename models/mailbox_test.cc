@@ -39,14 +39,14 @@ class Harness {
  public:
   explicit Harness(const TesseraShape& shape, uint32_t buffer_flits = 64,
                    uint32_t tile_hop = kTileHop, uint32_t board_hop = kL, bool windows = false,
-                   const bool* local_boards = nullptr)
+                   const bool* local_boards = nullptr, bool untimed = false)
       : shape_(shape) {
     const uint32_t tiles = shape.boards_x * shape.boards_y * shape.tiles_x * shape.tiles_y;
     scratch_.assign(tiles, std::vector<uint8_t>(TESSERA_SCRATCH_SIZE, 0));
     waits_ = tessera_waits_new(&shape);
     const TesseraMailboxConfig config{
-        shape,  tile_hop, board_hop,   buffer_flits, TESSERA_TERMDET_MASTER_ORIGIN,
-        waits_, windows,  local_boards};
+        shape,  tile_hop, board_hop,    buffer_flits, TESSERA_TERMDET_MASTER_ORIGIN,
+        waits_, windows,  local_boards, untimed};
     TesseraMailboxHost host{};
     host.opaque = this;
     host.scratchpad = [](void* self, uint32_t tile) {
@@ -198,8 +198,8 @@ TEST(MailboxConfig, RefusesWhatTheMachineCannotBe) {
   host.wake = [](void*, uint32_t) {};
   host.to_host = [](void*, uint32_t, const uint8_t*, uint32_t, uint64_t) { return true; };
   auto accepts = [&](const TesseraShape& shape, uint32_t buffer) {
-    const TesseraMailboxConfig config{shape,   4,     150,    buffer, TESSERA_TERMDET_MASTER_ORIGIN,
-                                      nullptr, false, nullptr};
+    const TesseraMailboxConfig config{
+        shape, 4, 150, buffer, TESSERA_TERMDET_MASTER_ORIGIN, nullptr, false, nullptr, false};
     TesseraMailbox* m = tessera_mailbox_new(&config, &host);
     tessera_mailbox_free(m);
     return m != nullptr;
@@ -213,8 +213,8 @@ TEST(MailboxConfig, RefusesWhatTheMachineCannotBe) {
   EXPECT_FALSE(accepts({1, 1, 1, 1, 16, 64}, 64));            // 1,024: no receive slot left
   EXPECT_FALSE(accepts({65535, 65535, 64, 64, 16, 16}, 64));  // ids beyond 32 bits
 
-  const TesseraMailboxConfig config{kSmall,  4,     150,    64, TESSERA_TERMDET_MASTER_ORIGIN,
-                                    nullptr, false, nullptr};
+  const TesseraMailboxConfig config{kSmall,  4,     150,     64,   TESSERA_TERMDET_MASTER_ORIGIN,
+                                    nullptr, false, nullptr, false};
   EXPECT_EQ(tessera_mailbox_new(&config, nullptr), nullptr);
   TesseraMailboxHost no_wake = host;
   no_wake.wake = nullptr;
@@ -1574,6 +1574,172 @@ TEST(MailboxWaits, AnotherCsrEndsTheWaitAndResetForgetsIt) {
   EXPECT_STREQ(tessera_waits_operation(h.waits(), 5), "mailbox tinselIdle, voting true");
   tessera_mailbox_reset(h.model());
   EXPECT_EQ(tessera_waits_count(h.waits()), 0u);
+}
+
+// ---------------------------------------------------------------------------
+// Untimed (native mode's functional model, TesseraMailboxConfig.untimed)
+// ---------------------------------------------------------------------------
+
+Harness* Untimed(const TesseraShape& shape, uint32_t buffer_flits = 64) {
+  return new Harness(shape, buffer_flits, kTileHop, kL, false, nullptr, true);
+}
+
+bool h_can_send(Harness* h, uint32_t hart, uint64_t now) {
+  return h->Done(hart, TESSERA_CSR_CAN_SEND, 0, now).value != 0;
+}
+
+TEST(MailboxUntimed, RefusedWithWindows) {
+  TesseraMailboxHost host{};
+  host.scratchpad = [](void*, uint32_t) -> uint8_t* { return nullptr; };
+  host.wake = [](void*, uint32_t) {};
+  host.to_host = [](void*, uint32_t, const uint8_t*, uint32_t, uint64_t) { return true; };
+  TesseraMailboxConfig config{kSmall,  4,    150,     64,  TESSERA_TERMDET_MASTER_ORIGIN,
+                              nullptr, true, nullptr, true};
+  EXPECT_EQ(tessera_mailbox_new(&config, &host), nullptr);
+  config.windows = false;
+  TesseraMailbox* m = tessera_mailbox_new(&config, &host);
+  EXPECT_NE(m, nullptr);
+  tessera_mailbox_free(m);
+}
+
+// A message from afar sent first arrives later in modelled time: timed, RECV takes the near one
+// first and waits for each arrival; untimed, it takes them as they were delivered, at once.
+TEST(MailboxUntimed, ReceivesInDeliveryOrderWithoutWaiting) {
+  const uint32_t receiver = 0, far = 15, near = 1;
+  for (bool untimed : {false, true}) {
+    SCOPED_TRACE(untimed ? "untimed" : "timed");
+    std::unique_ptr<Harness> h(untimed ? Untimed(kSmall) : new Harness(kSmall));
+    h->GiveAll(receiver);
+    ASSERT_EQ(h->Send(far, h->Id(receiver), 1, 1, 10).result, TESSERA_ACCESS_DONE);
+    ASSERT_EQ(h->Send(near, h->Id(receiver), 1, 2, 10).result, TESSERA_ACCESS_DONE);
+    const CsrOutcome wait = h->Done(receiver, TESSERA_CSR_WAIT_UNTIL, TESSERA_WAIT_CAN_RECV, 10);
+    uint64_t first_at = 0, second_at = 0;
+    const uint32_t first = h->RecvTag(receiver, 10, &first_at);
+    h->Done(receiver, TESSERA_CSR_FREE, h->last_recv, 10);
+    const uint32_t second = h->RecvTag(receiver, 10, &second_at);
+    if (untimed) {
+      EXPECT_EQ(first, 1u);
+      EXPECT_EQ(second, 2u);
+      EXPECT_EQ(wait.resume_at, 10u);
+      EXPECT_EQ(first_at, 10u);
+      EXPECT_EQ(second_at, 10u);
+    } else {
+      EXPECT_EQ(first, 2u);
+      EXPECT_EQ(second, 1u);
+      EXPECT_EQ(wait.resume_at,
+                10 + tessera_mailbox_latency(h->model(), h->Id(near), h->Id(receiver), 1));
+      EXPECT_EQ(second_at,
+                10 + tessera_mailbox_latency(h->model(), h->Id(far), h->Id(receiver), 1));
+    }
+  }
+}
+
+// The same program of sends, multicasts, receives and frees on a timed and an untimed model,
+// with few slots and little buffering so that messages wait for slots and senders for room:
+// every CSR completes alike (can-send, can-recv, faults), every receiver gets the same messages,
+// and each sender's messages to one receiver in the order sent. Only which of several senders'
+// messages a receiver takes first may differ.
+TEST(MailboxUntimed, SameDeliveriesAndPairOrderAsTimed) {
+  struct Got {
+    uint32_t src, seq;
+    bool operator<(const Got& o) const { return src != o.src ? src < o.src : seq < o.seq; }
+  };
+  const uint32_t harts = 16;
+  std::unique_ptr<Harness> timed(new Harness(kSmall, TESSERA_MAX_FLITS));
+  std::unique_ptr<Harness> untimed(Untimed(kSmall, TESSERA_MAX_FLITS));
+  std::vector<std::vector<Got>> got[2];
+  std::vector<uint32_t> sent(harts, 0), held[2];
+  for (int k = 0; k < 2; k++) {
+    got[k].resize(harts);
+    held[k].assign(harts, 0);
+  }
+  // Each thread gives 3 slots: messages wait in the network for them.
+  for (Harness* h : {timed.get(), untimed.get()}) {
+    for (uint32_t hart = 0; hart < harts; hart++) {
+      for (uint32_t n = 1; n <= 3; n++) h->Give(hart, n);
+    }
+  }
+  std::mt19937 random(12345);
+  uint64_t now = 0;
+  uint32_t sends = 0, refused = 0, reordered = 0;
+  for (int op = 0; op < 20000; op++) {
+    const uint32_t hart = random() % harts;
+    const uint32_t what = random() % 4;
+    now += random() % 8;
+    if (what < 2) {
+      const bool timed_can = h_can_send(timed.get(), hart, now);
+      ASSERT_EQ(timed_can, h_can_send(untimed.get(), hart, now)) << "op " << op;
+      if (!timed_can) {
+        refused++;
+        continue;
+      }
+      // The sender's id and its own sequence number, in the first two words.
+      const uint32_t seq = ++sent[hart];
+      const uint64_t mask = what == 0 ? uint64_t{1} << (random() % 4) : 1 + random() % 15;
+      const uint32_t tile = random() % 4;
+      for (Harness* h : {timed.get(), untimed.get()}) {
+        uint8_t* p = h->Bytes(hart, h->Slot(hart, 0));
+        memcpy(p, &hart, 4);
+        memcpy(p + 4, &seq, 4);
+        h->Done(hart, TESSERA_CSR_SEND_PTR, h->Slot(hart, 0), now);
+        h->Done(hart, TESSERA_CSR_MCAST_HI, static_cast<uint32_t>(mask >> 32), now);
+        h->Done(hart, TESSERA_CSR_MCAST_LO, static_cast<uint32_t>(mask), now);
+        h->Done(hart, TESSERA_CSR_MCAST_SEND, tile, now);
+      }
+      sends++;
+    } else {
+      // A step of a receive loop: free what the last took, take the next.
+      uint32_t results[2];
+      for (int k = 0; k < 2; k++) {
+        Harness* h = k == 0 ? timed.get() : untimed.get();
+        results[k] = h->Done(hart, TESSERA_CSR_RECV_FREE, held[k][hart], now).value;
+        held[k][hart] = results[k] & ~(TESSERA_BYTES_PER_SLOT - 1);
+        if (held[k][hart] != 0) {
+          const uint8_t* p = h->Bytes(hart, held[k][hart]);
+          Got g{};
+          memcpy(&g.src, p, 4);
+          memcpy(&g.seq, p + 4, 4);
+          got[k][hart].push_back(g);
+        }
+      }
+      ASSERT_EQ(results[0] & TESSERA_RECV_FREE_CAN_SEND, results[1] & TESSERA_RECV_FREE_CAN_SEND)
+          << "op " << op;
+      ASSERT_EQ(held[0][hart] != 0, held[1][hart] != 0) << "op " << op;
+    }
+  }
+  EXPECT_GT(sends, 1000u);
+  EXPECT_GT(refused, 100u);  // senders did wait for room
+  for (uint32_t hart = 0; hart < harts; hart++) {
+    std::vector<Got> sorted[2];
+    for (size_t i = 0; i < std::min(got[0][hart].size(), got[1][hart].size()); i++) {
+      if (got[0][hart][i].src != got[1][hart][i].src) {
+        reordered++;
+        break;
+      }
+    }
+    for (int k = 0; k < 2; k++) {
+      // Each sender's messages in the order sent.
+      std::map<uint32_t, uint32_t> last;
+      for (const Got& g : got[k][hart]) {
+        EXPECT_GT(g.seq, last[g.src]) << "hart " << hart << " from " << g.src;
+        last[g.src] = g.seq;
+      }
+      sorted[k] = got[k][hart];
+      std::sort(sorted[k].begin(), sorted[k].end());
+    }
+    ASSERT_EQ(sorted[0].size(), sorted[1].size()) << "hart " << hart;
+    for (size_t i = 0; i < sorted[0].size(); i++) {
+      EXPECT_EQ(sorted[0][i].src, sorted[1][i].src);
+      EXPECT_EQ(sorted[0][i].seq, sorted[1][i].seq);
+    }
+  }
+  EXPECT_GT(reordered, 0u);  // timed, receivers took nearer senders' messages first
+  for (uint32_t hart = 0; hart < harts; hart++) {
+    const TesseraMailboxCounts a = tessera_mailbox_thread_counts(timed->model(), hart);
+    const TesseraMailboxCounts b = tessera_mailbox_thread_counts(untimed->model(), hart);
+    EXPECT_EQ(a.sent, b.sent);
+    EXPECT_EQ(a.received, b.received);
+  }
 }
 
 }  // namespace

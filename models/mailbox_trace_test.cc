@@ -34,8 +34,8 @@ class Rig {
   explicit Rig(const TesseraShape& shape = kShape) : shape_(shape) {
     const uint32_t tiles = shape.boards_x * shape.boards_y * shape.tiles_x * shape.tiles_y;
     scratch_.assign(tiles, std::vector<uint8_t>(TESSERA_SCRATCH_SIZE, 0));
-    const TesseraMailboxConfig config{shape,   kTileHop, kL,     64, TESSERA_TERMDET_MASTER_ORIGIN,
-                                      nullptr, false,    nullptr};
+    const TesseraMailboxConfig config{
+        shape, kTileHop, kL, 64, TESSERA_TERMDET_MASTER_ORIGIN, nullptr, false, nullptr, false};
     TesseraMailboxHost host{};
     host.opaque = this;
     host.scratchpad = [](void* self, uint32_t tile) {

@@ -8,6 +8,7 @@
 #define TESSERA_HOSTLINK_LIBRARY
 #include "HostLink.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include <condition_variable>
@@ -58,6 +59,14 @@ std::string property(const std::string& properties, const std::string& key,
 uint32_t property(const std::string& properties, const std::string& key, uint32_t fallback) {
   const std::string value = property(properties, key, std::string());
   return value.empty() ? fallback : static_cast<uint32_t>(std::stoul(value));
+}
+
+// The mailbox model untimed unless TESSERA_NATIVE_TIMED is set to anything but 0
+// (docs/native.md): timed, it keeps the network's timing as on the emulator, for comparison; the
+// results are the same.
+bool untimed_mailbox() {
+  const char* timed = getenv("TESSERA_NATIVE_TIMED");
+  return timed == nullptr || *timed == '\0' || strcmp(timed, "0") == 0;
 }
 
 struct Message {
@@ -211,6 +220,9 @@ void HostLink::boot(const char* codeFilename, const char* /*dataFilename*/) {
   // The host can always send, so every hart asleep is no deadlock by itself: recv() and
   // dumpStdOut() tell one apart (Scheduler::stuck).
   params.detect_deadlock = false;
+  // Native modelled cycles are not the machine's anyway (docs/native.md, What differs): the
+  // mailbox model keeps what happens and drops the timing that decides only when.
+  params.untimed_mailbox = untimed_mailbox();
   params.console_sink = [&m](const tessera::host::ConsoleLine& line) {
     std::lock_guard lock(m.mutex);
     m.lines.push_back(m.tinsel_prefix(line.hart_id) + line.text);

@@ -54,7 +54,8 @@ MailboxDevice::MailboxDevice(Machine& machine, const MachineParams& params)
                                     params.idle_master,
                                     waiters_.registry(),
                                     false,
-                                    nullptr};
+                                    nullptr,
+                                    params.untimed_mailbox};
   TesseraMailboxHost host{};
   host.opaque = this;
   host.scratchpad = &MailboxDevice::scratchpad;

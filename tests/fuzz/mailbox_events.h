@@ -8,7 +8,9 @@
 //             to, into a slot, then received once by that thread, then freed
 //             once by a thread of its tile, never before the step before it
 //             in modelled time when it is the receiver's (a copy: the message
-//             id and its slot)
+//             id and its slot); untimed (TesseraMailboxConfig.untimed), a
+//             message takes no time and its receive is at the receiver's own
+//             time, which another hart's delivery does not order
 //   waits     BLOCK and RESUME alternate per thread, so do idle enter and
 //             leave; every event names the thread of its hart
 //
@@ -29,8 +31,9 @@ namespace fuzz {
 
 class MailboxEvents {
  public:
-  explicit MailboxEvents(const TesseraShape& shape)
+  MailboxEvents(const TesseraShape& shape, bool untimed)
       : shape_(shape),
+        untimed_(untimed),
         host_id_(tessera_host_id(&shape)),
         threads_(tessera_num_threads(&shape)),
         blocked_(threads_, false),
@@ -203,8 +206,10 @@ class MailboxEvents {
     FUZZ_CHECK(c != copies_.end() && c->second.state == from,
                "event %d for message %llu at 0x%x, whose copy is in state %d", e.kind, id(e),
                e.thread, c == copies_.end() ? -1 : c->second.state);
-    // Another thread of the tile that frees the slot has a clock of its own.
-    FUZZ_CHECK(e.time >= c->second.time || e.hart != c->second.receiver,
+    // Another thread of the tile that frees the slot has a clock of its own; untimed, so has
+    // the receiver from the delivery's.
+    FUZZ_CHECK(e.time >= c->second.time || e.hart != c->second.receiver ||
+                   (untimed_ && from == kDelivered),
                "event %d for message %llu at %llu, after %llu", e.kind, id(e), ull(e.time),
                ull(c->second.time));
     c->second.state = to;
@@ -227,6 +232,7 @@ class MailboxEvents {
   }
 
   TesseraShape shape_;
+  bool untimed_;
   uint32_t host_id_, threads_;
   std::unordered_map<uint32_t, uint64_t> issued_;  // messages of each source
   std::unordered_map<uint64_t, Message> messages_;

@@ -154,6 +154,9 @@ MailboxSetup decode_mailbox_setup(FuzzInput& in, uint32_t max_harts, uint32_t ma
   // Time windows (docs/ranks.md): messages between boards wait at their board's egress for an
   // exchange, which the input makes at any point (steps 0xd0..0xd7).
   c.windows = (flags & 16) != 0;
+  // Untimed (native mode's model): the same deliveries, pair order and termination, no time on
+  // the way. Not with windows (tessera_mailbox_new refuses the two).
+  c.untimed = (flags & 32) != 0 && !c.windows;
   setup.final_votes = in.byte();
   return setup;
 }
@@ -225,7 +228,7 @@ MailboxHarness::MailboxHarness(const MailboxSetup& setup)
       interrupts_(setup.interrupts),
       final_votes_(setup.final_votes),
       host_accepts_(!setup.host_refuses),
-      events_(setup.config.shape) {
+      events_(setup.config.shape, setup.config.untimed) {
   tpt_ = tessera_threads_per_tile(&shape_);
   spt_ = TESSERA_SLOTS_PER_TILE / tpt_;
   tile_shift_ = tessera_tile_shift(&shape_);
@@ -381,9 +384,12 @@ uint32_t MailboxHarness::thread_id(uint32_t hart) const {
   return tessera_thread_at(&shape_, hart);
 }
 
-// docs/mailbox.md, "Uncontended latency", written out again.
+// docs/mailbox.md, "Uncontended latency", written out again; untimed, none.
 uint64_t MailboxHarness::expected_latency(uint32_t src_id, uint32_t dest_id) const {
   uint64_t latency = 0, sx = 0, sy = 0, dx = 0, dy = 0;
+  if (config_.untimed) {
+    return 0;
+  }
   auto grid = [&](uint32_t id, uint64_t& gx, uint64_t& gy) {
     const TesseraCoords c = tessera_coords(&shape_, id);
     gx = uint64_t{c.board_x} * shape_.tiles_x + c.tile_x;
@@ -772,7 +778,9 @@ uint32_t MailboxHarness::received(uint32_t hart, uint32_t tile, uint32_t n, uint
              index);
   FUZZ_CHECK(memcmp(bytes, m.bytes, m.flits * TESSERA_BYTES_PER_FLIT) == 0,
              "message %u reached hart %u changed", index, hart);
-  const uint64_t earliest = m.sent_now + expected_latency(m.src_id, thread_id(hart));
+  // Untimed, the receiver takes a message at its own time, whatever the sender's was.
+  const uint64_t earliest =
+      config_.untimed ? 0 : m.sent_now + expected_latency(m.src_id, thread_id(hart));
   FUZZ_CHECK(resume_at >= earliest, "hart %u received message %u at %llu, before %llu", hart, index,
              static_cast<unsigned long long>(resume_at), static_cast<unsigned long long>(earliest));
   check_order(m.src, hart, index);

@@ -36,7 +36,8 @@ class Model {
       : scratch_(size_t{shape.boards_x} * shape.boards_y * shape.tiles_x * shape.tiles_y *
                  TESSERA_SCRATCH_SIZE) {
     const TesseraMailboxConfig config{
-        shape, 4, 40, buffer_flits, TESSERA_TERMDET_MASTER_ORIGIN, nullptr, true, local_boards};
+        shape,   4,    40,           buffer_flits, TESSERA_TERMDET_MASTER_ORIGIN,
+        nullptr, true, local_boards, false};
     TesseraMailboxHost host{};
     host.opaque = this;
     host.scratchpad = [](void* self, uint32_t tile) {

@@ -113,6 +113,18 @@ typedef struct TesseraMailboxConfig {
      * TesseraMailboxCredit. Not owned; lives as long as the model.
      */
     const bool *local_boards;
+    /*
+     * Untimed (functional) mode, for native mode (docs/native.md) only:
+     * every rule that decides what happens is kept (slots, buffering and
+     * back-pressure, multicast, a pair's order, termination detection), the
+     * bookkeeping that decides only when is dropped. A message takes no
+     * time on its way (no route, no link contention) and a thread receives
+     * its messages in the order they reached its mailbox in host order
+     * (FIFO), not by modelled arrival; RECV and WAIT_UNTIL then never wait
+     * for a message's time. Modelled cycles are not the machine's. Not with
+     * windows (tessera_mailbox_new refuses the two).
+     */
+    bool untimed;
 } TesseraMailboxConfig;
 
 /*

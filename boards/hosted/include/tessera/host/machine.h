@@ -80,6 +80,10 @@ struct MachineParams {
   // Where the termination detector's master sits (docs/idle.md; QEMU's
   // idle-master=origin|centre).
   TesseraTermdetMaster idle_master = TESSERA_TERMDET_MASTER_ORIGIN;
+  // The mailbox model untimed (TesseraMailboxConfig.untimed): what happens as with timing, but
+  // messages take no modelled time and are received in the order they were delivered. Native
+  // mode's (docs/native.md); modelled cycles are then not the machine's.
+  bool untimed_mailbox = false;
   // The open-collector bus (docs/ocbus.md).
   uint32_t ocbus_lines = TESSERA_DEFAULT_ocbus_lines;
   uint32_t ocbus_settle_cycles = TESSERA_DEFAULT_ocbus_settle_cycles;
