@@ -15,6 +15,9 @@
 #define REFLEX_NONE UINT32_MAX
 /* held_at of a head held by a ring with no root: waits for any route. */
 #define REFLEX_HELD_BY_LOOP (UINT32_MAX - 1)
+/* held_at of a head whose path leaves its board: waits for the window's end
+ * (time windows). */
+#define REFLEX_HELD_FOR_WINDOW (UINT32_MAX - 2)
 
 #define REFLEX_RECV_OPERATION "reflex receive (inbound buffer empty)"
 #define REFLEX_WAIT_SEND_OPERATION "reflex wait-send (outbound buffer full)"
@@ -75,6 +78,12 @@ typedef struct ReflexSwitch {
     ReflexBlocked blocked;
 } ReflexSwitch;
 
+/* A head waiting for the window's end, and when it was sent. */
+typedef struct ReflexWindowHead {
+    uint64_t sent;
+    uint32_t sender;
+} ReflexWindowHead;
+
 struct TesseraReflex {
     TesseraReflexConfig cfg;
     TesseraReflexHost host;
@@ -93,7 +102,24 @@ struct TesseraReflex {
     /* Counts moves and configuration changes: the only events that can
      * turn a switch off or change its credit. */
     uint64_t changes;
+    /* Time windows (tessera_reflex_use_windows); NULL without: apart, as
+     * a dev board's heap is a few KiB */
+    struct ReflexWindows *win;
 };
+
+typedef struct ReflexWindows {
+    const bool *local_boards; /* NULL: every board is here */
+    uint32_t threads_per_board;
+    uint32_t for_window;   /* heads held for the window's end */
+    bool crossing;         /* walks may leave the sender's board (the
+                            * window's end) */
+    bool replaying;        /* applying another rank's CSRs */
+    bool log_lost;         /* memory ran out for the log: copies differ */
+    /* Over ranks: this process's CSRs of the window, for the others */
+    TesseraReflexOp *log;
+    size_t log_count, log_capacity;
+    ReflexWindowHead heads[]; /* room for every hart */
+} ReflexWindows;
 
 static uint64_t reflex_max(uint64_t a, uint64_t b)
 {
@@ -185,7 +211,9 @@ static void reflex_unhold(TesseraReflex *r, uint32_t sender)
     if (w->held_at == REFLEX_NONE) {
         return;
     }
-    if (w->held_at != REFLEX_HELD_BY_LOOP) {
+    if (w->held_at == REFLEX_HELD_FOR_WINDOW) {
+        r->win->for_window--;
+    } else if (w->held_at != REFLEX_HELD_BY_LOOP) {
         reflex_list_remove(r, &r->sw[w->held_at].holds, REFLEX_BY_HOLDER,
                            sender);
     }
@@ -196,7 +224,9 @@ static void reflex_unhold(TesseraReflex *r, uint32_t sender)
 static void reflex_hold(TesseraReflex *r, uint32_t sender, uint32_t held_at)
 {
     r->sw[sender].held_at = held_at;
-    if (held_at != REFLEX_HELD_BY_LOOP) {
+    if (held_at == REFLEX_HELD_FOR_WINDOW) {
+        r->win->for_window++;
+    } else if (held_at != REFLEX_HELD_BY_LOOP) {
         reflex_list_append(r, &r->sw[held_at].holds, REFLEX_BY_HOLDER, sender);
     }
     reflex_list_append(r, &r->held, REFLEX_BY_ALL, sender);
@@ -251,7 +281,20 @@ typedef enum ReflexWalk {
     REFLEX_WALK_MOVES,
     REFLEX_WALK_HELD,
     REFLEX_WALK_LOOP,
+    REFLEX_WALK_LEAVES, /* windows: the path leaves the board (mid-window) */
 } ReflexWalk;
+
+static uint32_t reflex_board(const TesseraReflex *r, uint32_t h)
+{
+    return h / r->win->threads_per_board;
+}
+
+/* Whether walks may leave the sender's board: always without windows, at
+ * the window's end with them. */
+static bool reflex_crossing(const TesseraReflex *r)
+{
+    return r->win == NULL || r->win->crossing;
+}
 
 /* Walks the path of a flit from `sender` as the routes are now. MOVES:
  * every switch on it is on, *at is the latest credit time among them.
@@ -284,6 +327,12 @@ static ReflexWalk reflex_walk(TesseraReflex *r, uint32_t sender, uint64_t *at,
     for (;;) {
         ReflexSwitch *w = &r->sw[s];
 
+        /* Mid-window, another board's switch is as it was at the window's
+         * start here: the flit waits for the window's end */
+        if (!reflex_crossing(r) &&
+            reflex_board(r, s) != reflex_board(r, sender)) {
+            return REFLEX_WALK_LEAVES;
+        }
         /* Back at the sender, only its core may end the path. */
         if (hops > r->num_harts ||
             (s == sender && reflex_passes_on(w->route))) {
@@ -381,6 +430,9 @@ static void reflex_advance(TesseraReflex *r, uint32_t sender)
             reflex_report_loop(r, sender);
             reflex_hold(r, sender, REFLEX_HELD_BY_LOOP);
             return;
+        case REFLEX_WALK_LEAVES:
+            reflex_hold(r, sender, REFLEX_HELD_FOR_WINDOW);
+            return;
         }
     }
 }
@@ -417,8 +469,18 @@ static void reflex_reconfigured(TesseraReflex *r, uint32_t s)
     r->changes++;
     reflex_retry_held_at(r, s);
     n = r->held.count;
-    while (n-- > 0 && r->held.first != REFLEX_NONE) {
-        reflex_advance(r, r->held.first);
+    for (uint32_t h = r->held.first; n-- > 0 && h != REFLEX_NONE;) {
+        uint32_t next = r->sw[h].link[REFLEX_BY_ALL].next;
+
+        /*
+         * With windows, only heads of s's board: another board's are
+         * retried where that board runs, and their places in the lists
+         * must not depend on which process retried them first.
+         */
+        if (reflex_crossing(r) || reflex_board(r, h) == reflex_board(r, s)) {
+            reflex_advance(r, h);
+        }
+        h = next;
     }
 }
 
@@ -444,6 +506,10 @@ static void reflex_power_on(TesseraReflex *r)
     reflex_list_init(&r->held);
     r->error_first = r->error_last = REFLEX_NONE;
     r->changes = 0;
+    if (r->win) {
+        r->win->for_window = 0;
+        r->win->log_count = 0;
+    }
 }
 
 void tessera_reflex_free(TesseraReflex *r)
@@ -458,6 +524,10 @@ void tessera_reflex_free(TesseraReflex *r)
     free(r->out_flit);
     free(r->out_sent);
     free(r->move_time);
+    if (r->win) {
+        free(r->win->log);
+        free(r->win);
+    }
     free(r);
 }
 
@@ -484,6 +554,7 @@ TesseraReflex *tessera_reflex_new(const TesseraReflexConfig *cfg,
     r->host = *host;
     r->num_harts = harts;
     r->b = cfg->buffer_flits;
+
     slots = (size_t)harts * r->b;
     r->sw = calloc(harts, sizeof(*r->sw));
     r->in_flit = calloc(slots, sizeof(*r->in_flit));
@@ -695,6 +766,35 @@ static TesseraAccess reflex_configured(TesseraAccess a, uint32_t old,
     return a;
 }
 
+/* Keeps a CSR of this process's hart for the other ranks. */
+static void reflex_log(TesseraReflex *r, uint32_t h, uint32_t csrno,
+                       bool write, uint32_t value, uint64_t now)
+{
+    ReflexWindows *win = r->win;
+
+    if (win->log_count == win->log_capacity) {
+        size_t n = win->log_capacity ? 2 * win->log_capacity : 64;
+        TesseraReflexOp *grown = realloc(win->log, n * sizeof(*grown));
+
+        if (grown == NULL) {
+            win->log_lost = true; /* the host must not go on (window_ok) */
+            return;
+        }
+        win->log = grown;
+        win->log_capacity = n;
+    }
+    win->log[win->log_count++] = (TesseraReflexOp){
+        .now = now, .hart_index = h, .csrno = csrno, .value = value,
+        .write = write,
+    };
+}
+
+static bool reflex_local(const TesseraReflex *r, uint32_t h)
+{
+    return r->win == NULL || r->win->local_boards == NULL ||
+           r->win->local_boards[reflex_board(r, h)];
+}
+
 TesseraAccess tessera_reflex_csr(TesseraReflex *r, uint32_t hart_index,
                                  uint32_t csrno, bool write, uint32_t value,
                                  uint64_t now)
@@ -705,6 +805,10 @@ TesseraAccess tessera_reflex_csr(TesseraReflex *r, uint32_t hart_index,
 
     if (hart_index >= r->num_harts) {
         return tessera_access_guest_error(REFLEX_NO_SUCH_HART, now);
+    }
+    if (r->win && r->win->local_boards != NULL && !r->win->replaying &&
+        reflex_local(r, hart_index)) {
+        reflex_log(r, hart_index, csrno, write, value, now);
     }
     reflex_begin(r, hart_index,
                  csrno == TESSERA_CSR_REFLEX_RECV ? REFLEX_BLOCKED_RECV
@@ -760,6 +864,109 @@ TesseraAccess tessera_reflex_csr(TesseraReflex *r, uint32_t hart_index,
     default:
         return tessera_access_guest_error("reflex: not a reflex CSR", now);
     }
+}
+
+/* (sent time, sender): one order on every copy, whatever the lists' */
+static int reflex_window_order(const void *a, const void *b)
+{
+    const ReflexWindowHead *x = a, *y = b;
+
+    if (x->sent != y->sent) {
+        return x->sent < y->sent ? -1 : 1;
+    }
+    return x->sender < y->sender ? -1 : x->sender > y->sender;
+}
+
+bool tessera_reflex_use_windows(TesseraReflex *r, const bool *local_boards)
+{
+    ReflexWindows *win;
+
+    if (r->win) {
+        return true;
+    }
+    win = calloc(1, sizeof(*win) + (size_t)r->num_harts * sizeof(win->heads[0]));
+    if (win == NULL) {
+        return false;
+    }
+    win->local_boards = local_boards;
+    win->threads_per_board = tessera_threads_per_board(&r->cfg.shape);
+    r->win = win;
+    return true;
+}
+
+size_t tessera_reflex_window_ops(const TesseraReflex *r,
+                                 const TesseraReflexOp **ops)
+{
+    *ops = r->win ? r->win->log : NULL;
+    return r->win ? r->win->log_count : 0;
+}
+
+/* The heads waiting for the window move, in one order on every copy. */
+static uint32_t reflex_move_window_heads(TesseraReflex *r)
+{
+    ReflexWindows *win = r->win;
+    ReflexWindowHead *heads = win->heads;
+    uint64_t before = 0, after = 0;
+    uint32_t n = 0;
+
+    if (win->for_window == 0) {
+        return 0;
+    }
+    for (uint32_t h = r->held.first; h != REFLEX_NONE;
+         h = r->sw[h].link[REFLEX_BY_ALL].next) {
+        if (r->sw[h].held_at == REFLEX_HELD_FOR_WINDOW) {
+            heads[n].sent = r->out_sent[reflex_slot(r, h, r->sw[h].moved)];
+            heads[n].sender = h;
+            before += r->sw[h].moved;
+            n++;
+        }
+    }
+    qsort(heads, n, sizeof(*heads), reflex_window_order);
+    /* Walks cached mid-window stop at the board's edge, and walks cached
+     * now cross it: neither is resumed by the other */
+    r->changes++;
+    win->crossing = true;
+    for (uint32_t i = 0; i < n; i++) {
+        if (r->sw[heads[i].sender].held_at == REFLEX_HELD_FOR_WINDOW) {
+            reflex_advance(r, heads[i].sender);
+        }
+    }
+    win->crossing = false;
+    r->changes++;
+    for (uint32_t i = 0; i < n; i++) {
+        after += r->sw[heads[i].sender].moved;
+    }
+    return (uint32_t)(after - before);
+}
+
+uint32_t tessera_reflex_window_end(TesseraReflex *r,
+                                   const TesseraReflexOp *others, size_t n)
+{
+    if (r->win == NULL) {
+        return 0;
+    }
+    r->win->replaying = true;
+    for (size_t i = 0; i < n; i++) {
+        const TesseraReflexOp *op = &others[i];
+
+        if (op->hart_index < r->num_harts && !reflex_local(r, op->hart_index)) {
+            (void)tessera_reflex_csr(r, op->hart_index, op->csrno,
+                                     op->write != 0, op->value, op->now);
+        }
+    }
+    r->win->replaying = false;
+    r->win->log_count = 0;
+    return reflex_move_window_heads(r);
+}
+
+bool tessera_reflex_window_ok(const TesseraReflex *r)
+{
+    return r->win == NULL || !r->win->log_lost;
+}
+
+uint32_t tessera_reflex_window_pending(const TesseraReflex *r)
+{
+    return r->win ? r->win->for_window + (uint32_t)r->win->log_count : 0;
 }
 
 const char *tessera_reflex_take_error(TesseraReflex *r, uint32_t *hart_index)

@@ -9,8 +9,6 @@
 #   bad_grid   a ranks-grid= that does not tile the mesh, or is not the ranks: one line each,
 #              nothing runs
 #   no_mpirun  no mpirun on the PATH: one line, nothing starts
-#   device     a device that does not cross ranks yet (the reflex rings): one line from
-#              each rank that meets it, every rank ends
 #   deadlock   a deadlock across ranks: one report, as one process gives it, and status 125
 set -uo pipefail
 case_name=$1 cmd=$2 qemu=$3 apps=$4
@@ -105,15 +103,6 @@ no_mpirun)
     rm -r "$bin"
     [ "$(wc -l <"$err")" -eq 1 ] && grep -q "needs Open MPI's mpirun" "$err" ||
         fail "not one line about mpirun"
-    ;;
-device)
-    timeout 60 "$cmd" --ranks 2 "$qemu" "$apps/reflex.elf" boards-x=2 >"$out" 2>"$err"
-    status=$?
-    [ "$status" -ne 0 ] && [ "$status" -ne 124 ] || fail "exit status $status"
-    # One line from each rank that met it (both do, at once), nothing else.
-    lines=$(grep -v '^==[0-9]*==WARNING: ASan' "$err")
-    [ -n "$lines" ] && ! grep -qv 'a reflex ring does not work across ranks yet' \
-        <<<"$lines" || fail "not one line a rank about the reflex rings"
     ;;
 deadlock)
     # One report for the whole machine, the one a single process gives.

@@ -56,6 +56,18 @@
  * the operation may complete, and the host issues the CSR again. Issuing a
  * CSR again is idempotent.
  *
+ * Time windows (tessera_reflex_use_windows, docs/ranks.md): boards meet only at the end
+ * of each window, so a flit whose path leaves its sender's board does not
+ * move when it could: its walk stops at the board's edge and the head waits
+ * for tessera_reflex_window_end, which moves every such head, in order of
+ * (its sent time, sender), along the whole path as the switches are then.
+ * Everything else is as above, within the board. A send into a ring with no
+ * root is refused only if the loop lies within the board; one that leaves
+ * it is found, and reported, at the window's end. Over ranks (processes)
+ * each keeps a copy of every switch: its own harts' CSRs go to its copy at
+ * once, every other rank's are given to it (tessera_reflex_csr, in their
+ * order) before the window ends, so every copy ends each window alike.
+ *
  * Plain C: the caller serialises every call (QEMU: the BQL). Harts are
  * named by their dense index in this API, and by their thread id in CSR
  * values (REFLEX_NEXT).
@@ -81,6 +93,15 @@ typedef struct TesseraReflexConfig {
     uint32_t hop_cycles;   /* one switch-to-switch hop */
     TesseraWaits *waits;   /* optional: blocked harts are reported here */
 } TesseraReflexConfig;
+
+/* A reflex CSR of one hart, as tessera_reflex_csr took it (over ranks). */
+typedef struct TesseraReflexOp {
+    uint64_t now;
+    uint32_t hart_index;
+    uint32_t csrno;
+    uint32_t value;
+    uint32_t write; /* 0 or 1 */
+} TesseraReflexOp;
 
 typedef struct TesseraReflexHost {
     void *opaque;
@@ -132,6 +153,30 @@ TesseraAccess tessera_reflex_recv(TesseraReflex *r, uint32_t hart_index,
 /* DONE once the outbound buffer has room (.value: how much). */
 TesseraAccess tessera_reflex_wait_send(TesseraReflex *r, uint32_t hart_index,
                                        uint64_t now);
+
+/* Time windows from now on (until freed); over ranks, local_boards[b]
+ * says whether this process runs board b (its harts' CSRs are then logged
+ * for the others; NULL: every board is here; the array must outlive the
+ * model). false if memory ran out. */
+bool tessera_reflex_use_windows(TesseraReflex *r, const bool *local_boards);
+/* With windows over ranks: this process's harts' CSRs since the last
+ * window's end, in the order the model took them (*ops stays valid until
+ * the next call of the model). */
+size_t tessera_reflex_window_ops(const TesseraReflex *r,
+                                 const TesseraReflexOp **ops);
+/* With windows: the window ends. Over ranks, first every other rank's CSRs
+ * of the window (ops of this process's harts among them are skipped: its
+ * copy took them already), rank by rank in their order; then every head
+ * waiting for the window moves as far as the switches let it (see above).
+ * Returns the flits moved then. */
+uint32_t tessera_reflex_window_end(TesseraReflex *r,
+                                   const TesseraReflexOp *others, size_t n);
+/* Over ranks: false once memory ran out for the log of this process's
+ * CSRs (the copies then differ: the host must stop). */
+bool tessera_reflex_window_ok(const TesseraReflex *r);
+/* With windows: heads waiting for the window's end, and CSRs logged for
+ * the other ranks. */
+uint32_t tessera_reflex_window_pending(const TesseraReflex *r);
 
 /* A guest error found outside a CSR of the hart that caused it (a ring with
  * no root, found when a flit tried to move): returns each once, oldest

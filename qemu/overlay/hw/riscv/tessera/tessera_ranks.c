@@ -36,6 +36,7 @@
 #include "tessera/models/barrier_ctl.h"
 #include "tessera/models/mailbox.h"
 #include "tessera/models/ocbus.h"
+#include "tessera/models/reflex.h"
 #include "trace.h"
 
 #include <mpi.h>
@@ -80,18 +81,6 @@ static void tessera_ranks_at_exit(Notifier *n, void *data)
     if (tessera_ranks_clean_end) {
         MPI_Finalize();
     } else if (!tessera_ranks_signalled) {
-        MPI_Abort(MPI_COMM_WORLD, 1);
-    }
-}
-
-void tessera_ranks_fail(const char *what)
-{
-    TesseraMachineState *s = tessera_ranks_machine;
-
-    if (s && s->ranks.count > 1) {
-        error_report("tessera: rank %u (%s): %s does not work across "
-                     "ranks yet (docs/ranks.md)", s->ranks.rank,
-                     s->ranks.boards_text, what);
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
 }
@@ -438,6 +427,39 @@ uint32_t tessera_ranks_barrier_exchange(TesseraMachineState *s, uint64_t at,
     return tessera_barrier_ctl_exchange(b, at);
 }
 
+/* ---- the reflex switches' window --------------------------------------- */
+
+uint32_t tessera_ranks_reflex_window(TesseraMachineState *s, uint64_t ops)
+{
+    TesseraRanks *r = &s->ranks;
+    struct TesseraReflex *x = tessera_reflex_model();
+    const TesseraReflexOp *mine;
+    g_autofree TesseraReflexOp *all = NULL;
+    size_t n, me;
+    uint32_t moved;
+
+    if (x == NULL) {
+        return 0;
+    }
+    if (!tessera_reflex_window_ok(x)) {
+        error_report("tessera: rank %u: out of memory for the window's reflex "
+                     "CSRs", r->rank);
+        if (r->count > 1) {
+            MPI_Abort(MPI_COMM_WORLD, 1);
+        }
+        abort();
+    }
+    n = tessera_reflex_window_ops(x, &mine);
+    if (r->count > 1 && ops != 0) {
+        all = tessera_ranks_allgatherv(r, mine, n, sizeof(*mine), &n, &me);
+        moved = tessera_reflex_window_end(x, all, n);
+    } else {
+        moved = tessera_reflex_window_end(x, NULL, 0);
+    }
+    tessera_reflex_after_window();
+    return moved;
+}
+
 /* ---- the open-collector bus's window ---------------------------------- */
 
 uint32_t tessera_ranks_ocbus_window(TesseraMachineState *s, uint64_t until,
@@ -645,6 +667,7 @@ void tessera_ranks_agree(TesseraMachineState *s, TesseraWindowVote *v)
         sum.host_frames += o->host_frames;
         sum.host_may_send |= o->host_may_send;
         sum.ocbus_drives += o->ocbus_drives;
+        sum.reflex_ops += o->reflex_ops;
         sum.output += o->output;
         if (o->reset_at < sum.reset_at ||
             (o->reset_at == sum.reset_at && o->reset_hart < sum.reset_hart)) {

@@ -9,6 +9,11 @@
  * once the model wakes it. Every rule, guest errors included, is the
  * model's; this file logs what the model reports and moves time.
  *
+ * With time windows a hart whose clock passed the window's end is held at
+ * a reflex CSR, as at a mailbox one, and flits whose paths leave their
+ * board move at the window's end (tessera_ranks_reflex_window); over ranks
+ * every rank keeps a copy of every switch and takes the others' CSRs there.
+ *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 
@@ -23,6 +28,11 @@
 #include "trace.h"
 
 static TesseraReflexState *tessera_reflex;
+
+struct TesseraReflex *tessera_reflex_model(void)
+{
+    return tessera_reflex ? tessera_reflex->model : NULL;
+}
 
 static void tessera_reflex_wake(void *opaque, uint32_t hart)
 {
@@ -40,8 +50,11 @@ static void tessera_reflex_log_taken_errors(TesseraReflexState *s)
     uint32_t hart;
 
     while ((error = tessera_reflex_take_error(s->model, &hart)) != NULL) {
-        qemu_log_mask(LOG_GUEST_ERROR, "tessera-reflex: thread 0x%x: %s\n",
-                      tessera_hart_thread_id(hart), error);
+        /* Over ranks, every copy finds it: the hart's own rank says it */
+        if (tessera_ranks_local_hart(s->machine, hart)) {
+            qemu_log_mask(LOG_GUEST_ERROR, "tessera-reflex: thread 0x%x: %s\n",
+                          tessera_hart_thread_id(hart), error);
+        }
     }
 }
 
@@ -59,8 +72,6 @@ static RISCVException tessera_reflex_op(CPURISCVState *env, int csrno,
     uint64_t now;
     TesseraAccess a;
 
-    tessera_ranks_fail("a reflex ring");
-
     if (ret_value) {
         *ret_value = 0;
     }
@@ -72,6 +83,9 @@ static RISCVException tessera_reflex_op(CPURISCVState *env, int csrno,
 
     BQL_LOCK_GUARD();
     now = tessera_time_now(hart);
+    if (tessera_windows_hold(s->machine, hart, now)) {
+        return (RISCVException)EXCP_HLT;
+    }
     a = tessera_reflex_csr(s->model, hart, csrno, write, value, now);
     tessera_reflex_log_taken_errors(s);
     if (a.status == TESSERA_ACCESS_BLOCKED) {
@@ -124,6 +138,13 @@ static void tessera_reflex_realize(DeviceState *dev, Error **errp)
         return;
     }
     s->model = tessera_reflex_new(&cfg, &host);
+    if (s->model && m->windows_on &&
+        !tessera_reflex_use_windows(s->model, m->ranks.count > 1
+                                                  ? m->ranks.local_boards
+                                                  : NULL)) {
+        tessera_reflex_free(s->model);
+        s->model = NULL;
+    }
     if (!s->model) {
         error_setg(errp, "tessera-reflex: the model refused the "
                    "configuration (reflex-buffer-flits must be %u..%u)",
@@ -190,3 +211,10 @@ static void tessera_reflex_register_types(void)
 }
 
 type_init(tessera_reflex_register_types)
+
+void tessera_reflex_after_window(void)
+{
+    if (tessera_reflex) {
+        tessera_reflex_log_taken_errors(tessera_reflex);
+    }
+}

@@ -35,6 +35,7 @@
 #include "tessera/models/barrier_ctl.h"
 #include "tessera/models/mailbox.h"
 #include "tessera/models/ocbus.h"
+#include "tessera/models/reflex.h"
 #include "tessera/models/sysinfo.h"
 #include "trace.h"
 
@@ -63,6 +64,24 @@ static uint32_t tessera_windows_ocbus_drives(void)
 
     return tessera_ocbus_model()
                ? tessera_ocbus_window(tessera_ocbus_model(), &drives, &times)
+               : 0;
+}
+
+/* Flits waiting for the window's end, and CSRs logged for other ranks. */
+static uint32_t tessera_windows_reflex_pending(void)
+{
+    return tessera_reflex_model()
+               ? tessera_reflex_window_pending(tessera_reflex_model())
+               : 0;
+}
+
+/* This rank's reflex CSRs of the window. */
+static uint32_t tessera_windows_reflex_ops(void)
+{
+    const TesseraReflexOp *ops;
+
+    return tessera_reflex_model()
+               ? tessera_reflex_window_ops(tessera_reflex_model(), &ops)
                : 0;
 }
 
@@ -139,6 +158,7 @@ bool tessera_windows_pending(TesseraMachineState *s)
              (tessera_mailbox_outbox_count(s->mailbox->model) != 0 ||
               tessera_mailbox_host_pending() ||
               tessera_windows_ocbus_drives() != 0 ||
+              tessera_windows_reflex_pending() != 0 ||
               tessera_mailbox_idle_window_pending(s->mailbox->model) ||
               tessera_barrier_ctl_posted(s->barrier_ctl->model) != 0 ||
               tessera_sysinfo_check_ins(s->sysinfo->model) ==
@@ -235,6 +255,7 @@ static TesseraWindowVote tessera_windows_vote(TesseraMachineState *s,
         .host_frames = tessera_mailbox_host_frames(),
         .host_may_send = tessera_mailbox_host_may_send(s->mailbox),
         .ocbus_drives = tessera_windows_ocbus_drives(),
+        .reflex_ops = tessera_windows_reflex_ops(),
         .output = tessera_console_window_lines() +
                   tessera_mailbox_window_to_host(),
     };
@@ -297,7 +318,7 @@ static uint32_t tessera_windows_next(TesseraMachineState *s,
 {
     TesseraWindows *w = &s->windows;
     TesseraWindowVote v;
-    uint32_t exchanged, commands, injected, lines, heard;
+    uint32_t exchanged, commands, injected, lines, heard, flits;
 
     if (tessera_windows_run_ends(s, last)) {
         return 0;
@@ -309,6 +330,7 @@ static uint32_t tessera_windows_next(TesseraMachineState *s,
     injected = tessera_mailbox_host_window(s, w->end, last->host_frames);
     lines = tessera_ranks_ocbus_window(s, w->end, last->ocbus_drives);
     heard = tessera_ranks_idle_window(s);
+    flits = tessera_ranks_reflex_window(s, last->reflex_ops);
     w->end += w->length;
     w->count++;
     v = tessera_windows_vote(s, false, 0, true);
@@ -319,7 +341,7 @@ static uint32_t tessera_windows_next(TesseraMachineState *s,
         w->end = (v.earliest / w->length + 1) * w->length;
     }
     trace_tessera_window_end(w->count, exchanged, w->end);
-    return exchanged + commands + injected + lines + heard;
+    return exchanged + commands + injected + lines + heard + flits;
 }
 
 /* Lets the running group's held harts go on up to the window's end. */

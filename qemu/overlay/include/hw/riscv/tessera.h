@@ -131,6 +131,7 @@ typedef struct TesseraWindowVote {
     uint64_t host_frames;    /* the host's messages rank 0 holds */
     uint64_t host_may_send;  /* the host link is open (rank 0) */
     uint64_t ocbus_drives;   /* harts whose bus drive changed in the window */
+    uint64_t reflex_ops;     /* reflex CSRs of the window, for the others */
     uint64_t reset_at;       /* the earliest guest reset; UINT64_MAX: none */
     uint64_t reset_hart;
     uint64_t output;         /* console lines and messages to the host held */
@@ -252,6 +253,10 @@ struct TesseraOcbusState {
 
 /* The machine's bus model (NULL before it is realized). */
 struct TesseraOcbus *tessera_ocbus_model(void);
+/* The reflex switches' model (NULL before the machine has them). */
+struct TesseraReflex *tessera_reflex_model(void);
+/* After a window's end: the guest errors the model found there. */
+void tessera_reflex_after_window(void);
 
 /* The reflex switches (tessera_reflex.c). */
 struct TesseraReflexState {
@@ -426,6 +431,12 @@ uint32_t tessera_ranks_barrier_exchange(TesseraMachineState *s, uint64_t at,
  * to every rank's copy of the bus, which takes its new value (`drives`:
  * how many changed on every rank, as they agreed). Returns the lines that
  * changed. */
+/*
+ * The reflex switches at a window's end: every rank's CSRs of the window to
+ * every copy (`ops`: how many, over every rank), then the flits waiting for
+ * the window move. Returns how many moved.
+ */
+uint32_t tessera_ranks_reflex_window(TesseraMachineState *s, uint64_t ops);
 uint32_t tessera_ranks_ocbus_window(TesseraMachineState *s, uint64_t until,
                                     uint64_t drives);
 /* Gathers every rank's `bytes` into rank 0's result (*total bytes; g_free
@@ -439,7 +450,6 @@ void *tessera_ranks_bcast(TesseraMachineState *s, const void *data,
 void tessera_ranks_agree(TesseraMachineState *s, TesseraWindowVote *v);
 /* With several ranks: `what` cannot run across them yet; ends every rank
  * with one line. Nothing with one rank. */
-void tessera_ranks_fail(const char *what);
 /* The run ends on every rank alike: MPI finalizes at exit, not aborts. */
 void tessera_ranks_end_together(void);
 
