@@ -40,9 +40,8 @@ bool keeps(const RankLog& log, const Record& r, const TesseraShape& shape) {
 
 RankLog rank_of(const std::vector<Record>& records) {
   RankLog log{&records};
-  const auto init = std::find_if(records.begin(), records.end(),
-                                 [](const Record& r) { return r.name() == "tessera_ranks_init"; });
-  if (init == records.end()) {
+  const Record* init = find_record(records, "tessera_ranks_init");
+  if (init == nullptr) {
     throw std::runtime_error("a log of several has no tessera_ranks_init (which rank wrote it?)");
   }
   const auto rank = init->number("rank");
@@ -99,10 +98,8 @@ std::vector<Record> merge_ranks(const std::vector<std::vector<Record>>& logs) {
     }
   }
   const std::vector<Record>& first = *ranks.front().records;
-  const auto init = std::find_if(first.begin(), first.end(), [](const Record& r) {
-    return r.name() == "tessera_machine_init";
-  });
-  if (init == first.end()) {
+  const Record* init = find_record(first, "tessera_machine_init");
+  if (init == nullptr) {
     throw std::runtime_error(
         "rank 0's log has no tessera_machine_init event (was QEMU run with -trace "
         "'tessera_*'?)");

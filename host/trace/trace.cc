@@ -764,11 +764,15 @@ TesseraShape machine_shape(const Record& init) {
                       static_cast<uint32_t>(*threads)};
 }
 
+const Record* find_record(const std::vector<Record>& records, std::string_view name) {
+  const auto found = std::find_if(records.begin(), records.end(),
+                                  [&](const Record& r) { return r.name() == name; });
+  return found == records.end() ? nullptr : &*found;
+}
+
 Trace convert(const std::vector<Record>& records) {
-  const auto init = std::find_if(records.begin(), records.end(), [](const Record& r) {
-    return r.name() == "tessera_machine_init";
-  });
-  if (init == records.end()) {
+  const Record* init = find_record(records, "tessera_machine_init");
+  if (init == nullptr) {
     throw std::runtime_error(
         "the log has no tessera_machine_init event (was QEMU run with -trace 'tessera_*'?)");
   }

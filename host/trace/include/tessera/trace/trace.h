@@ -89,6 +89,9 @@ struct Trace {
   std::string machine;  // "boards 3x3 tiles 2x2 cores 1 threads 4"
 };
 
+// The first record named `name`, or nullptr.
+const Record* find_record(const std::vector<Record>& records, std::string_view name);
+
 // The machine's shape from its tessera_machine_init record; throws
 // std::runtime_error if the record lacks it.
 TesseraShape machine_shape(const Record& init);
