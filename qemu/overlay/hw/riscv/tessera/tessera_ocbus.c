@@ -20,6 +20,7 @@
 #include "hw/qdev-properties.h"
 #include "hw/riscv/tessera.h"
 #include "tessera/models/ocbus.h"
+#include "trace/control.h"
 #include "trace.h"
 
 static TesseraOcbusState *tessera_ocbus;
@@ -28,8 +29,11 @@ static void tessera_ocbus_wake(void *opaque, uint32_t hart)
 {
     TesseraOcbusState *s = opaque;
 
-    trace_tessera_ocbus_wake(tessera_hart_thread_id(hart),
-                             tessera_time_now(hart));
+    /* Its arguments cost a look at the hart: only when it is on */
+    if (trace_event_get_state_backends(TRACE_TESSERA_OCBUS_WAKE)) {
+        trace_tessera_ocbus_wake(tessera_hart_thread_id(hart),
+                                 tessera_time_now(hart));
+    }
     tessera_machine_wake(s->machine, hart);
 }
 

@@ -25,6 +25,7 @@
 #include "hw/qdev-properties.h"
 #include "hw/riscv/tessera.h"
 #include "tessera/models/reflex.h"
+#include "trace/control.h"
 #include "trace.h"
 
 static TesseraReflexState *tessera_reflex;
@@ -38,8 +39,11 @@ static void tessera_reflex_wake(void *opaque, uint32_t hart)
 {
     TesseraReflexState *s = opaque;
 
-    trace_tessera_reflex_wake(tessera_hart_thread_id(hart),
-                              tessera_time_now(hart));
+    /* Its arguments cost a look at the hart: only when it is on */
+    if (trace_event_get_state_backends(TRACE_TESSERA_REFLEX_WAKE)) {
+        trace_tessera_reflex_wake(tessera_hart_thread_id(hart),
+                                  tessera_time_now(hart));
+    }
     tessera_machine_wake(s->machine, hart);
 }
 

@@ -17,6 +17,7 @@
 #include "hw/core/cpu.h"
 #include "system/cpu-timers.h"
 #include "hw/riscv/tessera.h"
+#include "trace/control.h"
 #include "trace.h"
 
 static TesseraClocks *tessera_clocks;
@@ -50,7 +51,9 @@ void tessera_time_advance_to(uint32_t hart, uint64_t cycles)
 {
     uint64_t now = tessera_time_now(hart);
 
-    if (tessera_clocks_wait_until(tessera_clocks, hart, cycles)) {
+    /* The thread id costs a look at the shape: only when the event is on */
+    if (tessera_clocks_wait_until(tessera_clocks, hart, cycles) &&
+        trace_event_get_state_backends(TRACE_TESSERA_TIME_WAIT)) {
         trace_tessera_time_wait(tessera_hart_thread_id(hart), now, cycles);
     }
 }

@@ -37,6 +37,7 @@
 #include "tessera/models/ocbus.h"
 #include "tessera/models/reflex.h"
 #include "tessera/models/sysinfo.h"
+#include "trace/control.h"
 #include "trace.h"
 
 /*
@@ -114,7 +115,10 @@ static bool tessera_windows_hold_if(TesseraMachineState *s, uint32_t hart,
     }
     if (!test_and_set_bit(hart, w->held)) {
         w->num_held++;
-        trace_tessera_window_hold(tessera_hart_thread_id(hart), now, w->end);
+        if (trace_event_get_state_backends(TRACE_TESSERA_WINDOW_HOLD)) {
+            trace_tessera_window_hold(tessera_hart_thread_id(hart), now,
+                                      w->end);
+        }
     }
     s->harts[hart].parent_obj.halted = 1;
     return true;
