@@ -348,20 +348,48 @@ static void tessera_check_image_shape(TesseraMachineState *s)
 }
 
 /*
- * Writes the preload file's records into the threads' partitions, as ROM
- * blobs of each thread's board, so a reset writes them again. The whole file
- * is checked first: a bad one stops the machine with one line and changes
- * nothing.
+ * Writes the preload file's records into this process's threads'
+ * partitions: at every reset, as the image's ROM blobs are written again.
+ * Not as ROM blobs themselves: QEMU keeps those in a sorted list, and
+ * 49,152 threads' records took quadratic time to insert.
+ */
+static void tessera_preload_reset(void *opaque)
+{
+    TesseraMachineState *s = opaque;
+    uint32_t partition = s->partition_kib * KiB;
+    uint32_t per_board = tessera_threads_per_board(&s->shape);
+    TesseraPreloadRecord r;
+    size_t at = 0;
+
+    while (tessera_preload_next(s->preload_data, s->preload_size, &at, &r)) {
+        uint32_t board = tessera_dense_index(&s->shape, r.thread_id) /
+                         per_board;
+        MemTxResult res;
+
+        if (r.length == 0 || !tessera_ranks_local_board(s, board)) {
+            continue;
+        }
+        res = address_space_write_rom(&s->board_as[board],
+                                      tessera_partition_base(&s->shape,
+                                                             r.thread_id,
+                                                             partition) +
+                                      r.offset, MEMTXATTRS_UNSPECIFIED,
+                                      r.bytes, r.length);
+        /* tessera_preload_check() kept every record inside its DRAM */
+        g_assert(res == MEMTX_OK);
+    }
+}
+
+/*
+ * Reads and checks the preload file, then has every reset write it. The
+ * whole file is checked first: a bad one stops the machine with one line
+ * and changes nothing.
  */
 static void tessera_load_preload(TesseraMachineState *s)
 {
     g_autofree gchar *data = NULL;
     g_autoptr(GError) err = NULL;
     gsize size = 0;
-    uint32_t partition = s->partition_kib * KiB;
-    uint32_t per_board = tessera_threads_per_board(&s->shape);
-    TesseraPreloadRecord r;
-    size_t at = 0;
     char why[160];
 
     if (!g_file_get_contents(s->preload, &data, &size, &err)) {
@@ -369,22 +397,13 @@ static void tessera_load_preload(TesseraMachineState *s)
         exit(1);
     }
     if (!tessera_preload_check((const uint8_t *)data, size, &s->shape,
-                               partition, why, sizeof(why))) {
+                               s->partition_kib * KiB, why, sizeof(why))) {
         error_report("tessera: preload=%s: %s", s->preload, why);
         exit(1);
     }
-    while (tessera_preload_next((const uint8_t *)data, size, &at, &r)) {
-        uint32_t board = tessera_dense_index(&s->shape, r.thread_id) /
-                         per_board;
-
-        if (r.length == 0 || !tessera_ranks_local_board(s, board)) {
-            continue;
-        }
-        rom_add_blob_fixed_as("tessera.preload", r.bytes, r.length,
-                              tessera_partition_base(&s->shape, r.thread_id,
-                                                     partition) + r.offset,
-                              &s->board_as[board]);
-    }
+    s->preload_data = (uint8_t *)g_steal_pointer(&data);
+    s->preload_size = size;
+    qemu_register_reset(tessera_preload_reset, s);
 }
 
 /*

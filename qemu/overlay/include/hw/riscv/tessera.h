@@ -157,6 +157,8 @@ struct TesseraMachineState {
     char *hostlink;          /* chardev id of the host link, or NULL */
     char *barrier_log;       /* chardev id of the barrier command log */
     char *preload;           /* preload file (models/preload.c), or NULL */
+    uint8_t *preload_data;   /* its contents, written at every reset */
+    size_t preload_size;
     int idle_master;         /* TesseraTermdetMaster */
     int deadlock;            /* TesseraDeadlockAction */
     bool console_ids;        /* console lines start with the thread id */
