@@ -145,7 +145,10 @@ uint32_t MailboxDevice::csr_swap(Hart& hart, uint16_t csr, uint32_t value) {
       lock, hart,
       [&] { return tessera_mailbox_csr(model_, hart.index(), csr, value, hart.cycles()); },
       [&] { return blocked_on(tessera_mailbox_waiting(model_, hart.index())); });
-  known = known_now(hart);
+  // Refreshed only for a hart that polls (a bit was set): one that never polls (POLite's
+  // combined path asks RECV_FREE instead) does not pay two model calls an access. A clear bit
+  // only sends the next poll through the lock, which sets it again.
+  if (known != 0) known = known_now(hart);
   if (access.status == TESSERA_ACCESS_DONE) {  // as complete() does, field by field
     (void)hart.wait_until(access.resume_at);
     return access.value;
