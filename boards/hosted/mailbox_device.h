@@ -25,6 +25,7 @@
 
 #include "hart_waiters.h"
 #include "tessera/host/device.h"
+#include "tessera/host/device_mutex.h"
 #include "tessera/host/machine.h"
 #include "tessera/models/mailbox.h"
 #include "tessera/models/termdet.h"
@@ -57,6 +58,8 @@ class MailboxDevice final : public Device {
   TesseraTermdetStats idle_stats() const;
   uint64_t idle_round_trip() const;
 
+  DeviceMutex& lock() const { return mutex_; }
+
  private:
   static uint8_t* scratchpad(void* opaque, uint32_t tile_index);
   static void wake(void* opaque, uint32_t hart_index);
@@ -69,6 +72,8 @@ class MailboxDevice final : public Device {
   static constexpr uint8_t known_bit(uint16_t csr) { return csr == TESSERA_CSR_CAN_RECV ? 1 : 2; }
   uint8_t known_now(const Hart& hart) const;
 
+  static constexpr uint32_t kPrefetchMessages = 4;
+
   const uint32_t tile_shift_;
   std::function<bool(const HostMessage&)> host_sink_;
 
@@ -78,7 +83,7 @@ class MailboxDevice final : public Device {
     void operator()(uint8_t* p) const { ::operator delete[](p, kScratchAlign); }
   };
 
-  mutable std::mutex mutex_;  // guards everything below and the model
+  mutable DeviceMutex mutex_;  // guards everything below and the model
   // Every tile's scratchpad, by dense tile index.
   std::unique_ptr<uint8_t[], ScratchDelete> scratch_;
   // Harts asleep in WAIT_UNTIL, and the wait registry the model reports to.
