@@ -137,6 +137,11 @@ uint32_t MailboxDevice::csr_swap(Hart& hart, uint16_t csr, uint32_t value) {
     return 1;
   }
   std::unique_lock lock(mutex_);
+  // The end of a receive loop: nothing to free, nothing received.
+  if (uint32_t read = 0; csr == TESSERA_CSR_RECV_FREE && value == 0 &&
+                         tessera_mailbox_recv_free_none(model_, hart.index(), &read)) {
+    return read;
+  }
   if (uint32_t read = 0; poll && read_only(hart, csr, read)) {
     known = known_now(hart);
     return read;

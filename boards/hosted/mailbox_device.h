@@ -72,8 +72,6 @@ class MailboxDevice final : public Device {
   static constexpr uint8_t known_bit(uint16_t csr) { return csr == TESSERA_CSR_CAN_RECV ? 1 : 2; }
   uint8_t known_now(const Hart& hart) const;
 
-  static constexpr uint32_t kPrefetchMessages = 4;
-
   const uint32_t tile_shift_;
   std::function<bool(const HostMessage&)> host_sink_;
 
