@@ -277,6 +277,26 @@ bool tessera_mailbox_csr_quick(TesseraMailbox *m, uint32_t hart_index,
                                              csrno, value, old);
 }
 
+bool tessera_mailbox_recv_free_none(TesseraMailbox *m, uint32_t hart_index,
+                                    uint32_t *value)
+{
+    const MboxThread *t;
+
+    if (hart_index >= m->num_harts || m->host.event != NULL ||
+        tessera_termdet_pending(m->td) != 0) {
+        return false;
+    }
+    t = &m->threads[hart_index];
+    /* Not waiting (wait_bits 0): the wait registry has it unblocked too,
+     * as mbox_report_wait left it after its last CSR or wake */
+    if (t->regs.idle != TESSERA_IDLE_NONE || t->regs.wait_bits != 0 ||
+        t->regs.recv.head != TESSERA_MAILBOX_NO_SLOT) {
+        return false;
+    }
+    *value = mbox_thread_can_send(t) ? TESSERA_RECV_FREE_CAN_SEND : 0;
+    return true;
+}
+
 bool tessera_mailbox_peek_csr(const TesseraMailbox *m, uint32_t hart_index,
                               uint32_t csrno, uint32_t *value)
 {

@@ -129,19 +129,37 @@ Scheduler::Task* Scheduler::pop_runnable() {
 }
 
 void Scheduler::work() {
+  // The mailbox's lock, held across the fibers this worker runs: every access of a vertex
+  // program takes it, and a hart's take of a lock its worker holds costs a compare and a count.
+  // Let go between two fibers when another thread (the host's, another worker) waits for it, and
+  // before this worker waits for a runnable hart (a wake comes under that lock).
+  host::DeviceMutex& hot = machine_->mailbox_lock();
+  bool holding = false;
   std::unique_lock lock(mutex_);
   for (;;) {
+    if (holding && runnable_count_ == 0) {
+      hot.unlock();
+      holding = false;
+    }
     runnable_.wait(lock, [&] { return runnable_count_ > 0 || live_ == 0; });
     if (runnable_count_ == 0) return;  // every hart has finished
     Task* t = pop_runnable();
     running_++;
     lock.unlock();
+    if (!holding) {
+      hot.lock();  // never under mutex_: a wake takes mutex_ under this one
+      holding = true;
+    }
 
     t->state.store(kRunning);
     resumes_++;
     (void)host::exchange_current_hart(t->hart);
     t->fiber->resume();
     (void)host::exchange_current_hart(nullptr);
+    if (hot.contended()) {
+      hot.unlock();
+      holding = false;
+    }
 
     bool changed = false;
     if (t->fiber->finished()) {
@@ -150,7 +168,7 @@ void Scheduler::work() {
       running_--;
       changed = --live_ == 0;
       if (changed) runnable_.notify_all();
-    } else if (std::unique_lock<std::mutex>* device = t->unlock_after_switch) {
+    } else if (host::DeviceLock* device = t->unlock_after_switch) {
       // Asleep only now that it is off its stack: a wake under the device's lock finds it so.
       t->unlock_after_switch = nullptr;
       t->state.store(kSleeping);
@@ -175,9 +193,9 @@ void Scheduler::work() {
   }
 }
 
-void Scheduler::sleep(Hart& hart, std::unique_lock<std::mutex>& lock) {
+void Scheduler::sleep(Hart& hart, host::DeviceLock& lock) {
   Task& t = *tasks_[hart.index()];
-  std::mutex& device = *lock.mutex();
+  host::DeviceMutex& device = *lock.mutex();
   t.unlock_after_switch = &lock;  // the worker releases it once this fiber is off its stack
   sleeps_++;
   t.fiber->suspend();

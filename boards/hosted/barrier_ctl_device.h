@@ -22,6 +22,7 @@
 #include "bus_error.h"
 #include "hart_waiters.h"
 #include "tessera/host/device.h"
+#include "tessera/host/device_mutex.h"
 #include "tessera/host/machine.h"
 #include "tessera/models/barrier_ctl.h"
 
@@ -45,7 +46,7 @@ class BarrierCtlDevice final : public Device {
   static void log_line(void* opaque, uint32_t hart_index, const char* line);
 
   Machine& machine_;
-  mutable std::mutex mutex_;  // guards everything below and the model
+  mutable DeviceMutex mutex_;  // guards everything below and the model
   // Harts asleep in ENTER, and the wait registry the model reports to.
   HartWaiters waiters_;
   TesseraBarrierCtl* model_ = nullptr;

@@ -7,35 +7,36 @@
 #include "tessera/models/clock.h"
 
 namespace tessera::host {
-namespace {
+namespace detail {
 
-// The one piece of global state: which hart the calling thread stands for.
-thread_local Hart* current = nullptr;
+constinit thread_local Hart* current_hart = nullptr;
 
-}  // namespace
+void no_current_hart() {
+  throw std::logic_error(
+      "tessera host: HAL access from a thread bound to no hart (missing HartScope)");
+}
 
-HartScope::HartScope(Hart& hart) : hart_(hart), previous_(current) {
+}  // namespace detail
+
+HartScope::HartScope(Hart& hart) : hart_(hart), previous_(detail::current_hart) {
   if (hart_.bound_.exchange(true)) {
     throw std::logic_error("tessera host: hart " + std::to_string(hart_.id()) +
                            " is already bound to a thread");
   }
-  current = &hart_;
+  detail::current_hart = &hart_;
   hart_.machine().change_active(1, 0);
 }
 
 HartScope::HartScope(Machine& machine, uint32_t thread_id) : HartScope(machine.hart(thread_id)) {}
 
 HartScope::~HartScope() {
-  current = previous_;
+  detail::current_hart = previous_;
   hart_.bound_.store(false);
   // Last: it may declare a deadlock, which takes the devices' locks.
   hart_.machine().change_active(-1, 0);
 }
 
-uint64_t Hart::wait_until(uint64_t cycle) {
-  if (cycle <= cycles()) {
-    return 0;  // as the model would answer, without a word to it
-  }
+uint64_t Hart::move_clock_to(uint64_t cycle) {
   TesseraClocks* clocks = machine_.clocks_.get();
   tessera_clocks_retire(clocks, index_, unretired_);
   unretired_ = 0;
@@ -72,21 +73,13 @@ std::ostream& operator<<(std::ostream& out, BlockedOn what) {
   return out << name(what);
 }
 
-Hart& current_hart() {
-  if (current == nullptr) {
-    throw std::logic_error(
-        "tessera host: HAL access from a thread bound to no hart (missing HartScope)");
-  }
-  return *current;
-}
-
 Hart* current_hart_or_null() {
-  return current;
+  return detail::current_hart;
 }
 
 Hart* exchange_current_hart(Hart* hart) {
-  Hart* previous = current;
-  current = hart;
+  Hart* previous = detail::current_hart;
+  detail::current_hart = hart;
   return previous;
 }
 

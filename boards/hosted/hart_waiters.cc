@@ -4,7 +4,7 @@
 
 namespace tessera::host {
 
-HartWaiters::HartWaiters(Machine& machine, std::mutex& device_mutex, std::string device)
+HartWaiters::HartWaiters(Machine& machine, DeviceMutex& device_mutex, std::string device)
     : machine_(machine),
       mutex_(device_mutex),
       device_(std::move(device)),
@@ -21,7 +21,7 @@ HartWaiters::~HartWaiters() {
   machine_.remove_waiters(*this);
 }
 
-void HartWaiters::wait(std::unique_lock<std::mutex>& lock, Hart& hart, BlockedOn what) {
+void HartWaiters::wait(DeviceLock& lock, Hart& hart, BlockedOn what) {
   Waiter& waiter = waiters_[hart.index()];
   waiter.blocked_at = static_cast<uint32_t>(blocked_.size());
   blocked_.push_back(hart.index());

@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "tessera/host/device_mutex.h"
 #include "tessera/host/machine.h"
 #include "tessera/models/access.h"
 #include "tessera/models/waits.h"
@@ -30,7 +31,7 @@ class HartWaiters {
  public:
   // `device_mutex` guards the device and its model; `device` names it in the
   // deadlock report ("the mailbox").
-  HartWaiters(Machine& machine, std::mutex& device_mutex, std::string device);
+  HartWaiters(Machine& machine, DeviceMutex& device_mutex, std::string device);
   ~HartWaiters();
   HartWaiters(const HartWaiters&) = delete;
   HartWaiters& operator=(const HartWaiters&) = delete;
@@ -45,8 +46,7 @@ class HartWaiters {
   // hart (shown as `what()` meanwhile), then issues it again. Returns the
   // first answer that is not BLOCKED; throws Deadlock or MachineExit.
   template <typename Call, typename What>
-  TesseraAccess until_done(std::unique_lock<std::mutex>& lock, Hart& hart, Call&& call,
-                           What&& what) {
+  TesseraAccess until_done(DeviceLock& lock, Hart& hart, Call&& call, What&& what) {
     // One variable returned on every path: the first answer is made in the caller's (NRVO), and
     // read field by field there, not copied whole (a wide load of narrow stores stalls).
     woken_[hart.index()] = false;  // a wake from here on counts
@@ -73,19 +73,19 @@ class HartWaiters {
 
  private:
   struct Waiter {
-    std::condition_variable cv;
+    std::condition_variable_any cv;
     uint32_t blocked_at = 0;  // its place in blocked_ while it sleeps in wait()
   };
 
   // Sleeps until the model wakes `hart` (shown as `what` meanwhile); throws
   // Deadlock or MachineExit.
-  void wait(std::unique_lock<std::mutex>& lock, Hart& hart, BlockedOn what);
+  void wait(DeviceLock& lock, Hart& hart, BlockedOn what);
   void notify_blocked();
   // Wakes one hart's sleep: its condition variable, or the machine's HartSleeper.
   void notify(uint32_t hart_index);
 
   Machine& machine_;
-  std::mutex& mutex_;  // the device's
+  DeviceMutex& mutex_;  // the device's
   const std::string device_;
   std::unique_ptr<TesseraWaits, void (*)(TesseraWaits*)> waits_{nullptr, tessera_waits_free};
   std::vector<Waiter> waiters_;  // by hart index

@@ -283,6 +283,10 @@ void Machine::DramMapping::operator()(uint8_t* p) const {
   munmap(p, size);
 }
 
+DeviceMutex& Machine::mailbox_lock() {
+  return mailbox_->lock();
+}
+
 uint8_t* Machine::board_dram(uint32_t board_index) {
   std::lock_guard lock(dram_mutex_);
   auto& dram = dram_.at(board_index);

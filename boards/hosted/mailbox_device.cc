@@ -137,6 +137,11 @@ uint32_t MailboxDevice::csr_swap(Hart& hart, uint16_t csr, uint32_t value) {
     return 1;
   }
   std::unique_lock lock(mutex_);
+  // The end of a receive loop: nothing to free, nothing received.
+  if (uint32_t read = 0; csr == TESSERA_CSR_RECV_FREE && value == 0 &&
+                         tessera_mailbox_recv_free_none(model_, hart.index(), &read)) {
+    return read;
+  }
   if (uint32_t read = 0; poll && read_only(hart, csr, read)) {
     known = known_now(hart);
     return read;
@@ -145,7 +150,10 @@ uint32_t MailboxDevice::csr_swap(Hart& hart, uint16_t csr, uint32_t value) {
       lock, hart,
       [&] { return tessera_mailbox_csr(model_, hart.index(), csr, value, hart.cycles()); },
       [&] { return blocked_on(tessera_mailbox_waiting(model_, hart.index())); });
-  known = known_now(hart);
+  // Refreshed only for a hart that polls (a bit was set): one that never polls (POLite's
+  // combined path asks RECV_FREE instead) does not pay two model calls an access. A clear bit
+  // only sends the next poll through the lock, which sets it again.
+  if (known != 0) known = known_now(hart);
   if (access.status == TESSERA_ACCESS_DONE) {  // as complete() does, field by field
     (void)hart.wait_until(access.resume_at);
     return access.value;

@@ -25,6 +25,7 @@
 
 #include "hart_waiters.h"
 #include "tessera/host/device.h"
+#include "tessera/host/device_mutex.h"
 #include "tessera/host/machine.h"
 #include "tessera/models/mailbox.h"
 #include "tessera/models/termdet.h"
@@ -57,6 +58,8 @@ class MailboxDevice final : public Device {
   TesseraTermdetStats idle_stats() const;
   uint64_t idle_round_trip() const;
 
+  DeviceMutex& lock() const { return mutex_; }
+
  private:
   static uint8_t* scratchpad(void* opaque, uint32_t tile_index);
   static void wake(void* opaque, uint32_t hart_index);
@@ -78,7 +81,7 @@ class MailboxDevice final : public Device {
     void operator()(uint8_t* p) const { ::operator delete[](p, kScratchAlign); }
   };
 
-  mutable std::mutex mutex_;  // guards everything below and the model
+  mutable DeviceMutex mutex_;  // guards everything below and the model
   // Every tile's scratchpad, by dense tile index.
   std::unique_ptr<uint8_t[], ScratchDelete> scratch_;
   // Harts asleep in WAIT_UNTIL, and the wait registry the model reports to.

@@ -17,6 +17,7 @@
 #include "bus_error.h"
 #include "hart_waiters.h"
 #include "tessera/host/device.h"
+#include "tessera/host/device_mutex.h"
 #include "tessera/host/machine.h"
 #include "tessera/models/ocbus.h"
 
@@ -40,7 +41,7 @@ class OcbusDevice final : public Device {
  private:
   static void wake(void* opaque, uint32_t hart_index);
 
-  mutable std::mutex mutex_;  // guards everything below and the model
+  mutable DeviceMutex mutex_;  // guards everything below and the model
   HartWaiters waiters_;
   TesseraOcbus* model_ = nullptr;
   GuestErrors guest_errors_{"ocbus"};

@@ -22,6 +22,7 @@
 #include "bus_error.h"
 #include "hart_waiters.h"
 #include "tessera/host/device.h"
+#include "tessera/host/device_mutex.h"
 #include "tessera/host/machine.h"
 #include "tessera/models/reflex.h"
 
@@ -45,8 +46,8 @@ class ReflexDevice final : public Device {
   uint32_t access(Hart& hart, uint16_t csr, bool write, uint32_t value);
 
   Machine& machine_;
-  mutable std::mutex mutex_;  // guards everything below and the model
-  HartWaiters waiters_;       // harts asleep in RECV or WAIT_SEND, and the wait registry
+  mutable DeviceMutex mutex_;  // guards everything below and the model
+  HartWaiters waiters_;        // harts asleep in RECV or WAIT_SEND, and the wait registry
   std::unique_ptr<TesseraReflex, void (*)(TesseraReflex*)> model_{nullptr, tessera_reflex_free};
   GuestErrors guest_errors_{"reflex"};
 };

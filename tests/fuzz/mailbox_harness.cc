@@ -456,7 +456,18 @@ MailboxHarness::CsrOutcome MailboxHarness::csr(uint32_t hart, uint32_t csrno, ui
   // csrrw register (tessera_mailbox_peek_csr).
   uint32_t peeked = 0xdeadbeef;
   const bool peekable = tessera_mailbox_peek_csr(model_, hart, csrno, &peeked);
+  // The quick answer of a RECV_FREE that frees and finds nothing, where it gives one, is the full
+  // call's (tessera_mailbox_recv_free_none; both change nothing, so the full call runs as ever).
+  uint32_t quick = 0xdeadbeef;
+  const bool quick_taken = csrno == TESSERA_CSR_RECV_FREE && value == 0 &&
+                           tessera_mailbox_recv_free_none(model_, hart, &quick);
   const TesseraAccess a = tessera_mailbox_csr(model_, hart, csrno, value, now);
+  FUZZ_CHECK(!quick_taken || (a.status == TESSERA_ACCESS_DONE && a.value == quick &&
+                              a.resume_at == now && (a.value & ~TESSERA_RECV_FREE_CAN_SEND) == 0),
+             "RECV_FREE 0 of hart %u: the quick path read 0x%x, the full call %d 0x%x at %llu "
+             "(now %llu)",
+             hart, quick, static_cast<int>(a.status), a.value,
+             static_cast<unsigned long long>(a.resume_at), static_cast<unsigned long long>(now));
   o.result = a.status;
   o.value = a.value;
   o.resume_at = a.resume_at;

@@ -408,6 +408,18 @@ uint32_t tessera_mailbox_waiting(const TesseraMailbox *m, uint32_t hart_index);
 bool tessera_mailbox_csr_quick(TesseraMailbox *m, uint32_t hart_index,
                                uint32_t csrno, uint32_t value, uint32_t *old);
 
+/* The quick path of tessera_mailbox_csr for a RECV_FREE of address 0 (free
+ * nothing) that finds no message, by a thread that is neither waiting nor
+ * in tinselIdle, with no step of the termination detector to settle and no
+ * event hook: puts the can-send bit (TESSERA_RECV_FREE_CAN_SEND or 0) in
+ * *value and returns true, having changed nothing (the full call would
+ * return DONE with the same value at `now`, and change nothing either).
+ * False, having done nothing, for anything else: make the full call. Under
+ * the same lock as tessera_mailbox_csr. A vertex program's receive loop
+ * ends with one after each of its sends (docs/native.md). */
+bool tessera_mailbox_recv_free_none(TesseraMailbox *m, uint32_t hart_index,
+                                    uint32_t *value);
+
 /* What a debugger shows for mailbox CSR csrno of hart_index, with no
  * effect on anything: can-send and can-recv; the slot address RECV would
  * return (0 if no message waits); for WAIT_UNTIL the conditions the thread

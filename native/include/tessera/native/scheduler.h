@@ -70,7 +70,7 @@ class Scheduler final : public host::HartSleeper {
   std::function<void()> on_change;
 
   // HartSleeper.
-  void sleep(host::Hart& hart, std::unique_lock<std::mutex>& lock) override;
+  void sleep(host::Hart& hart, host::DeviceLock& lock) override;
   void wake(uint32_t hart_index) override;
   void access(host::Hart& hart) override;
 
@@ -80,7 +80,7 @@ class Scheduler final : public host::HartSleeper {
     host::Hart* hart = nullptr;
     std::unique_ptr<Fiber> fiber;
     std::atomic<int> state{kRunnable};
-    std::unique_lock<std::mutex>* unlock_after_switch = nullptr;  // set by sleep()
+    host::DeviceLock* unlock_after_switch = nullptr;  // set by sleep()
   };
 
   void work();

@@ -59,7 +59,9 @@ class Hart {
   void retire(uint64_t instructions) { unretired_ += instructions; }
   // A device made the hart wait until `cycle`: the clock moves there if it
   // is behind. Returns the cycles added.
-  uint64_t wait_until(uint64_t cycle);
+  uint64_t wait_until(uint64_t cycle) {
+    return cycle <= cycles() ? 0 : move_clock_to(cycle);  // the first: as the model would answer
+  }
   // `n` cycles of modelled work between accesses (a test's compute phase).
   void advance_cycles(uint64_t n) { (void)wait_until(cycles() + n); }
 
@@ -74,6 +76,8 @@ class Hart {
 
  private:
   friend class HartScope;
+
+  uint64_t move_clock_to(uint64_t cycle);
 
   Machine& machine_;
   const uint32_t id_;
@@ -104,8 +108,19 @@ class HartScope {
   Hart* previous_;
 };
 
+namespace detail {
+// Which hart the calling thread stands for: the one piece of global state. In the header so that
+// the HAL's every access reads it in line (constinit: no call to initialise it first).
+extern constinit thread_local Hart* current_hart;
+[[noreturn]] void no_current_hart();
+}  // namespace detail
+
 // The hart bound to the calling thread; throws std::logic_error if none.
-Hart& current_hart();
+inline Hart& current_hart() {
+  Hart* const hart = detail::current_hart;
+  if (hart == nullptr) detail::no_current_hart();
+  return *hart;
+}
 
 // The hart bound to the calling thread, or nullptr.
 Hart* current_hart_or_null();

@@ -9,7 +9,7 @@
 
 #include <stdint.h>
 
-#include <mutex>
+#include "tessera/host/device_mutex.h"
 
 namespace tessera::host {
 
@@ -23,7 +23,7 @@ class HartSleeper {
   // the hart counts as asleep (so a wake made under the lock is never lost), runs other harts
   // until wake(hart) is called, and returns with the lock held again. May return early: the
   // caller checks its condition again.
-  virtual void sleep(Hart& hart, std::unique_lock<std::mutex>& lock) = 0;
+  virtual void sleep(Hart& hart, DeviceLock& lock) = 0;
   // Makes a sleeping hart runnable; a hart that is not asleep is left alone. Called under the
   // lock the hart sleeps with, from any thread.
   virtual void wake(uint32_t hart_index) = 0;

@@ -240,6 +240,10 @@ class Machine {
   TesseraMailboxCounts host_counts() const;
   // Uncontended modelled latency from one thread (or the host id) to another.
   uint64_t mailbox_latency(uint32_t src_id, uint32_t dest_id, uint32_t flits = 1) const;
+  // The mailbox's lock, which almost every access of a vertex program takes: native mode's
+  // worker holds it across the fibers it runs (DeviceMutex is recursive), and lets go between
+  // two when another thread waits for it.
+  DeviceMutex& mailbox_lock();
 
   // --- Termination detection, tinselIdle (docs/idle.md) ---------------------------------------
   // Rounds, detections and round trips so far, and the modelled time of the latest detection.
