@@ -240,7 +240,10 @@ uint32_t until_done(const char* what, uint32_t where, uint32_t value, Access acc
   }
 }
 
-uint32_t mailbox_csr(uint32_t csr, uint32_t value, bool write) {
+// The CSR families below stay out of line: inlined into tessera_board_csr, each one's loop
+// state took its own stack slots, and a thread's stack (512 bytes on the HiFive1, under its
+// Tinsel SRAM heap) paid for all four at every call.
+[[gnu::noinline]] uint32_t mailbox_csr(uint32_t csr, uint32_t value, bool write) {
   return until_done("mailbox CSR", csr, value, [=] {
     const TesseraAccess a = mailbox::csr(thread_index(), csr, value, write);
     if (a.status == TESSERA_ACCESS_BLOCKED) {
@@ -269,21 +272,21 @@ void check_provided(const void* device, const char* what, uint32_t where) {
   }
 }
 
-uint32_t ocbus_wait_csr(uint32_t value) {
+[[gnu::noinline]] uint32_t ocbus_wait_csr(uint32_t value) {
   check_provided(services.ocbus, "open-collector bus wait, CSR", TESSERA_CSR_OCBUS_WAIT);
   return until_done("open-collector bus wait", value, value, [=] {
     return tessera_ocbus_wait_csr(services.ocbus, thread_index(), value, cycles());
   });
 }
 
-uint32_t barrier_csr(uint32_t csr, uint32_t value) {
+[[gnu::noinline]] uint32_t barrier_csr(uint32_t csr, uint32_t value) {
   check_provided(services.barrier_ctl, "barrier controller, CSR", csr);
   return until_done("barrier controller CSR", csr, value, [=] {
     return tessera_barrier_ctl_csr(services.barrier_ctl, thread_index(), csr, value, cycles());
   });
 }
 
-uint32_t reflex_csr(uint32_t csr, uint32_t value, bool write) {
+[[gnu::noinline]] uint32_t reflex_csr(uint32_t csr, uint32_t value, bool write) {
   check_provided(services.reflex, "reflex switch, CSR", csr);
   return until_done("reflex CSR", csr, value, [=] {
     return tessera_reflex_csr(services.reflex, thread_index(), csr, write, value, cycles());

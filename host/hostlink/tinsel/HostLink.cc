@@ -508,10 +508,19 @@ struct HostLink::Machine {
     return pred();
   }
 
+  // A machine that ended unasked usually said why last (a TRAP line, say): the console lines
+  // nobody read are the reason, so the last few go with the error.
   [[noreturn]] void ended_while(const std::string& doing) {
     const int code = status.value_or(1);
-    fail("the machine ended (status " + std::to_string(code) + ") while " + doing,
-         code == 0 ? EXIT_FAILURE : code);
+    std::string why = "the machine ended (status " + std::to_string(code) + ") while " + doing;
+    constexpr size_t kLastLines = 8;
+    if (!lines.empty()) {
+      why += "; its console's last unread lines:";
+      for (size_t i = lines.size() > kLastLines ? lines.size() - kLastLines : 0; i < lines.size();
+           i++)
+        why += "\n  " + lines[i];
+    }
+    fail(why, code == 0 ? EXIT_FAILURE : code);
   }
 };
 
