@@ -164,6 +164,21 @@ TEST_F(TinselHostLinkDeathTest, AMachineThatEndsWhileTheHostWaitsIsReported) {
       "HostLink: the machine ended \\(status 42\\) while recv\\(\\) waited for a message");
 }
 
+// A machine that ends unasked said why on its console: the error carries its last lines.
+TEST_F(TinselHostLinkDeathTest, AMachineThatTrapsWhileTheHostWaitsIsReportedWithItsTrapLine) {
+  EXPECT_EXIT(
+      {
+        HostLink hostLink;
+        hostLink.boot(App("trap.elf").c_str(), nullptr);
+        hostLink.go();
+        uint32_t msg[16];
+        hostLink.recv(msg);
+      },
+      ::testing::ExitedWithCode(130),
+      "HostLink: the machine ended \\(status 130\\) while recv\\(\\) waited for a message; "
+      "its console's last unread lines:\n  .*TRAP hart 0x0 cause 2 \\(illegal instruction\\)");
+}
+
 TEST_F(TinselHostLinkDeathTest, AProgramThatExitsLeavesNoMachineBehind) {
   const std::string marker = "TESSERA_HOSTLINK_TEST_MARKER=" + std::to_string(getpid());
   EXPECT_EXIT(
