@@ -203,14 +203,15 @@ TEST(VertexPlacement, DirectKeepsConsecutiveDevicesOnAThreadAndEdgesAreGroupedBy
   EXPECT_EQ(out[2].key, InvalidKey);
 }
 
-// A thread's key table lists only the keys it has receivers for: with every device of a tile
-// multicasting to the same tile, each thread still holds one entry per key that reaches it.
-TEST(VertexPlacement, AThreadListsOnlyTheKeysItReceives) {
+// A key indexes the receiving thread's table: with every device of a tile multicasting to the
+// same tile, each thread's table holds just the groups that reach it, since groups with
+// disjoint receivers share key numbers.
+TEST(VertexPlacement, AThreadsKeysIndexOnlyTheGroupsItReceives) {
   const TesseraShape shape = {1, 1, 2, 1, 1, 16};  // 2 tiles of 16 threads
   PGraph<SumDevice, SumState, None, SumMessage> graph(MachineOf(shape));
   graph.placer = decltype(graph)::Placer::Direct;
   for (int v = 0; v < 64; v++) graph.newDevice();  // 2 per thread
-  // Every device of tile 0 sends to one device of tile 1: 32 keys on tile 1, one per thread.
+  // Every device of tile 0 sends to one device of tile 1: 32 groups on tile 1, two per thread.
   for (PDeviceId v = 0; v < 32; v++) graph.addEdge(v, 0, 32 + v);
   graph.map();
   for (PDeviceId v = 32; v < 64; v += 2) {
@@ -221,9 +222,48 @@ TEST(VertexPlacement, AThreadListsOnlyTheKeysItReceives) {
     PInRange ranges[2];
     memcpy(ranges, reinterpret_cast<const char*>(words.data()) + head.inRangesOffset,
            sizeof ranges);
-    EXPECT_LT(ranges[0].key, ranges[1].key) << "sorted";
     EXPECT_EQ(ranges[0].count, 1u);
+    EXPECT_EQ(ranges[1].count, 1u);
+    EXPECT_EQ(ranges[1].first, ranges[0].first + 1);
   }
+}
+
+// A multicast's key is the first entry free on every thread it reaches: a thread that had fewer
+// groups before gets an empty entry below the key, and the sender's out-edge carries the key.
+TEST(VertexPlacement, AMulticastKeyIsFreeOnEveryReceiver) {
+  const TesseraShape shape = {1, 1, 2, 1, 1, 16};
+  PGraph<SumDevice, SumState, None, SumMessage> graph(MachineOf(shape));
+  graph.placer = decltype(graph)::Placer::Direct;
+  for (int v = 0; v < 64; v++) graph.newDevice();  // devices 32, 33 on thread 16; 34 on 17
+  graph.addEdge(0, 0, 32);  // thread 0 -> thread 16 alone: key 0 there
+  graph.addEdge(2, 0, 33);  // thread 1 -> threads 16 and 17: key 1, thread 17 pads key 0
+  graph.addEdge(2, 0, 34);
+  graph.map();
+  const auto headOf = [&](PDeviceId v, std::vector<uint64_t>& words) {
+    words = graph.image(graph.threadOf(v));
+    PThreadImage head;
+    memcpy(&head, words.data(), sizeof head);
+    return head;
+  };
+  std::vector<uint64_t> words;
+  PThreadImage head = headOf(2, words);
+  POutEdge out;
+  memcpy(&out, reinterpret_cast<const char*>(words.data()) + head.outEdgesOffset, sizeof out);
+  EXPECT_EQ(out.key, 1u);
+  EXPECT_EQ(out.threadMaskLow, 3u);
+  head = headOf(34, words);
+  ASSERT_EQ(head.numKeys, 2u);
+  PInRange ranges[2];
+  memcpy(ranges, reinterpret_cast<const char*>(words.data()) + head.inRangesOffset,
+         sizeof ranges);
+  EXPECT_EQ(ranges[0].count, 0u) << "padding";
+  EXPECT_EQ(ranges[1].count, 1u);
+  PInEdge<None> in;
+  memcpy(&in,
+         reinterpret_cast<const char*>(words.data()) + head.inEdgesOffset +
+             ranges[1].first * sizeof in,
+         sizeof in);
+  EXPECT_EQ(in.devId, 0u) << "device 34 is the first of thread 17";
 }
 
 // A geometric graph with its ids shuffled, as PGraph devices: placement by id cuts most edges,

@@ -117,12 +117,12 @@ struct PInEdge {
   E edge;
 };
 
-// The in-edges of one key on one thread: inEdges[first .. first + count). A thread lists only
-// the keys it has receivers for, sorted by key, so its table grows with its own in-edges, not
-// with the multicasts its whole tile receives.
+// The in-edges of one key on one thread: inEdges[first .. first + count). A message's key
+// indexes the receiving thread's table of these directly; a key the host gave to another
+// thread's group, where this one had none, holds an empty range.
 struct PInRange {
-  uint16_t key;
   uint16_t count;
+  uint16_t reserved;
   uint32_t first;
 };
 
@@ -136,7 +136,7 @@ struct PThreadImage {
   uint32_t devicesOffset;   // PState<S>[numDevices]
   uint32_t outEdgesOffset;  // POutEdge[], each pin's list ended by an InvalidKey entry
   uint32_t numKeys;
-  uint32_t inRangesOffset;  // PInRange[numKeys], sorted by key
+  uint32_t inRangesOffset;  // PInRange[numKeys], indexed by key
   uint32_t inEdgesOffset;   // PInEdge<E>[]
   uint32_t sendersOffset;   // PLocalDeviceId[numDevices], the queue of senders
   uint32_t imageBytes;      // the whole image

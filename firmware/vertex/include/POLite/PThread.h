@@ -7,8 +7,8 @@
 // The loop, until termination:
 //   1. send: one destination tile at a time of the message in the send slot (a multicast to the
 //      threads of that tile that hold receivers), else call send() of the next queued device;
-//   2. receive: every waiting message goes to recv() of each device its key lists, with the
-//      label of that in-edge;
+//   2. receive: every waiting message goes to recv() of each device its key lists (the key
+//      indexes the thread's table), with the label of that in-edge;
 //   3. with nothing to send: tinselIdle(vote). When it detects termination, step() runs on every
 //      device (a time step); when every thread voted "no step asked for more", the loop ends.
 // Then finish() runs on every device and each true result sends the message to the host.
@@ -277,19 +277,10 @@ struct PThread : PThreadImage {
 #endif
 
  private:
-  // The receivers of a key on this thread: a binary search of the sorted table. A key the thread
-  // has no receivers for (which the host's tables never send it) gives none.
+  // The receivers of a key on this thread: one entry of the table the key indexes. A key
+  // beyond the table (which the host's tables never send this thread) gives none.
   static PInRange rangeOf(const PInRange* ranges, uint32_t count, uint32_t key) {
-    uint32_t low = 0, high = count;
-    while (low < high) {
-      const uint32_t mid = (low + high) / 2;
-      if (ranges[mid].key < key) {
-        low = mid + 1;
-      } else {
-        high = mid;
-      }
-    }
-    if (low < count && ranges[low].key == key) return ranges[low];
+    if (key < count) return ranges[key];
     return PInRange{0, 0, 0};
   }
 

@@ -322,11 +322,14 @@ class PGraph {
     return id >> tessera_tile_shift(&machine_.shape);
   }
 
-  // Out-edge lists and in-edge tables: per pin, the destinations grouped by tile; each group
-  // takes the next key of its tile, under which every receiving thread there lists its receivers.
+  // Out-edge lists and in-edge tables: per pin, the destinations grouped by tile. A group's key
+  // is an index into the key table of each receiving thread there: the first entry free on all
+  // of them (Tinsel's in-tables are allocated the same way). A receive then finds its receivers
+  // in one load, not by a search; a thread pads its table with empty entries where another
+  // receiver of a group was further on, which in practice is rare and small.
   void buildTables() {
-    std::vector<uint32_t> nextKey;  // per tile id
     const uint32_t laneBits = tessera_tile_shift(&machine_.shape);
+    std::vector<Thread*> receivers;
     for (Thread& t : threads_) {
       t.pinBase.assign(t.devices.size() * POLITE_NUM_PINS, 0);
       for (size_t local = 0; local < t.devices.size(); local++) {
@@ -338,27 +341,36 @@ class PGraph {
           t.pinBase[local * POLITE_NUM_PINS + pin] = static_cast<uint32_t>(t.outEdges.size());
           for (size_t i = 0; i < out.size();) {
             const uint32_t tile = tileOf(threads_[thread_of_[out[i].to]].id);
-            if (tile >= nextKey.size()) nextKey.resize(tile + 1, 0);
-            const uint32_t key = nextKey[tile]++;
-            if (key >= InvalidKey)
-              fail("tile " + std::to_string(tile) + " needs more than 65,534 keys");
+            size_t end = i;
+            receivers.clear();
+            uint32_t key = 0;
+            for (; end < out.size() && tileOf(threads_[thread_of_[out[end].to]].id) == tile;
+                 end++) {
+              Thread& r = threads_[thread_of_[out[end].to]];
+              if (receivers.empty() || receivers.back() != &r) {
+                receivers.push_back(&r);
+                key = std::max(key, static_cast<uint32_t>(r.inRanges.size()));
+              }
+            }
+            if (key >= InvalidKey) {
+              fail("thread 0x" + hex(receivers.front()->id) +
+                   " needs more than 65,534 keys (in-edge groups)");
+            }
+            for (Thread* r : receivers) {
+              r->inRanges.resize(key, PInRange{0, 0, static_cast<uint32_t>(r->inEdges.size())});
+              r->inRanges.push_back(PInRange{0, 0, static_cast<uint32_t>(r->inEdges.size())});
+            }
             POutEdge edge = {};
             edge.mbox = tile;
             edge.key = static_cast<uint16_t>(key);
-            for (; i < out.size() && tileOf(threads_[thread_of_[out[i].to]].id) == tile; i++) {
+            for (; i < end; i++) {
               Thread& r = threads_[thread_of_[out[i].to]];
               const uint32_t lane = r.id & ((1u << laneBits) - 1);
               if (lane < 32)
                 edge.threadMaskLow |= 1u << lane;
               else
                 edge.threadMaskHigh |= 1u << (lane - 32);
-              // Keys of a tile are handed out in increasing order, so each thread's list of
-              // keys comes out sorted.
-              if (r.inRanges.empty() || r.inRanges.back().key != key) {
-                r.inRanges.push_back(PInRange{static_cast<uint16_t>(key), 0,
-                                              static_cast<uint32_t>(r.inEdges.size())});
-              }
-              PInRange& range = r.inRanges.back();
+              PInRange& range = r.inRanges[key];
               if (range.count == 0xffff) {
                 fail("a message from device " + std::to_string(t.devices[local]) +
                      " reaches more than 65,535 devices of thread 0x" + hex(r.id));
@@ -407,7 +419,7 @@ class PGraph {
     at = align8(at + static_cast<uint32_t>(t.devices.size() * sizeof(PLocalDeviceId)));
     head.imageBytes = at;
 
-    const uint32_t capacity = machine_.partitionBytes / 4;
+    const uint32_t capacity = machine_.partitionBytes / 4; fprintf(stderr, "DBG thread %x bytes %u keys %zu in %zu\n", t.id, at, t.inRanges.size(), t.inEdges.size());
     if (at > capacity) {
       fail("thread 0x" + hex(t.id) + " needs " + std::to_string(at) + " bytes for its " +
            std::to_string(t.devices.size()) +
