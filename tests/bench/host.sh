@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# ./tessera bench host [--quick] [--against <commit>]...: where the emulator's host time goes,
+# ./tessera bench host [--quick] [--against <commit>]... [--workloads w,...]: where the emulator's
+# host time goes,
 # on one core, for five workloads (issue 29; docs/machine.md "Where host time goes"):
 #   compute    the compute-only loop of apps/bench_mips (6 instructions a turn), one hart
 #   pingpong   two threads on different boards bounce a one-flit message, the rest returned
@@ -7,6 +8,7 @@
 #   heat_sync  heat transfer (apps/vertex/heat.h), synchronous, on a geometric random graph
 #   heat_async the same, GALS
 #   boot       the cluster booted with nothing to do (its fixed cost, inside every row but compute)
+# --workloads runs only those (boot among them or not), for a quicker side-by-side of one change.
 # on the 3x2 cluster (6,144 threads; boards/tessera/cluster-3x2.props): 100,000,000 loop turns,
 # 20,000 round trips, 2,000 synchronisations, heat on 20,000 vertices (200,000 edges) for 100
 # steps. --quick (TESSERA_BENCH_QUICK=1): 3x2 boards of 16 threads (96), 2,000,000 turns, 2,000
@@ -57,11 +59,14 @@ source "$(dirname "$0")/lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
 bench_start=$SECONDS
 against=()
+only=""
 while [ $# -gt 0 ]; do
     case $1 in
     --against) [ $# -ge 2 ] || bench_fail "--against needs a commit" 2; against+=("$2"); shift 2 ;;
     --against=*) against+=("${1#--against=}"); shift ;;
-    *) bench_fail "unexpected argument '$1' (usage: ./tessera bench host [--quick] [--against <commit>]...)" 2 ;;
+    --workloads) [ $# -ge 2 ] || bench_fail "--workloads needs a list" 2; only=$2; shift 2 ;;
+    --workloads=*) only=${1#--workloads=}; shift ;;
+    *) bench_fail "unexpected argument '$1' (usage: ./tessera bench host [--quick] [--against <commit>]... [--workloads w,...])" 2 ;;
     esac
 done
 
@@ -72,6 +77,12 @@ runs=$(by_quick 3 1)
 vertices=$(by_quick 20000 2000)
 steps=$(by_quick 100 4)
 workloads="boot compute pingpong idle heat_sync heat_async"
+if [ -n "$only" ]; then
+    for w in ${only//,/ }; do
+        case " $workloads " in *" $w "*) ;; *) bench_fail "--workloads: no workload '$w' (one of: $workloads)" 2 ;; esac
+    done
+    workloads=${only//,/ }
+fi
 
 # ---- The builds: the tree's own, then each --against commit ----
 labels=() commits=() dirs=()
