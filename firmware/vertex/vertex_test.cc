@@ -229,7 +229,8 @@ TEST(VertexPlacement, AThreadsKeysIndexOnlyTheGroupsItReceives) {
 }
 
 // A multicast's key is the first entry free on every thread it reaches: a thread that had fewer
-// groups before gets an empty entry below the key, and the sender's out-edge carries the key.
+// groups before gets an empty entry below the key, which a later group that reaches it alone
+// fills; the sender's out-edge carries the key.
 TEST(VertexPlacement, AMulticastKeyIsFreeOnEveryReceiver) {
   const TesseraShape shape = {1, 1, 2, 1, 1, 16};
   PGraph<SumDevice, SumState, None, SumMessage> graph(MachineOf(shape));
@@ -238,6 +239,7 @@ TEST(VertexPlacement, AMulticastKeyIsFreeOnEveryReceiver) {
   graph.addEdge(0, 0, 32);  // thread 0 -> thread 16 alone: key 0 there
   graph.addEdge(2, 0, 33);  // thread 1 -> threads 16 and 17: key 1, thread 17 pads key 0
   graph.addEdge(2, 0, 34);
+  graph.addEdge(4, 0, 35);  // thread 2 -> thread 17 alone: key 0, the hole
   graph.map();
   const auto headOf = [&](PDeviceId v, std::vector<uint64_t>& words) {
     words = graph.image(graph.threadOf(v));
@@ -256,14 +258,17 @@ TEST(VertexPlacement, AMulticastKeyIsFreeOnEveryReceiver) {
   PInRange ranges[2];
   memcpy(ranges, reinterpret_cast<const char*>(words.data()) + head.inRangesOffset,
          sizeof ranges);
-  EXPECT_EQ(ranges[0].count, 0u) << "padding";
   EXPECT_EQ(ranges[1].count, 1u);
-  PInEdge<None> in;
-  memcpy(&in,
-         reinterpret_cast<const char*>(words.data()) + head.inEdgesOffset +
-             ranges[1].first * sizeof in,
-         sizeof in);
-  EXPECT_EQ(in.devId, 0u) << "device 34 is the first of thread 17";
+  EXPECT_EQ(ranges[0].count, 1u) << "the hole, filled";
+  PInEdge<None> in[2];
+  memcpy(in, reinterpret_cast<const char*>(words.data()) + head.inEdgesOffset, sizeof in);
+  EXPECT_EQ(ranges[1].first, 0u);
+  EXPECT_EQ(in[0].devId, 0u) << "device 34 is the first of thread 17";
+  EXPECT_EQ(ranges[0].first, 1u);
+  EXPECT_EQ(in[1].devId, 1u) << "device 35 is its second";
+  head = headOf(4, words);
+  memcpy(&out, reinterpret_cast<const char*>(words.data()) + head.outEdgesOffset, sizeof out);
+  EXPECT_EQ(out.key, 0u);
 }
 
 // A geometric graph with its ids shuffled, as PGraph devices: placement by id cuts most edges,

@@ -324,12 +324,14 @@ class PGraph {
 
   // Out-edge lists and in-edge tables: per pin, the destinations grouped by tile. A group's key
   // is an index into the key table of each receiving thread there: the first entry free on all
-  // of them (Tinsel's in-tables are allocated the same way). A receive then finds its receivers
-  // in one load, not by a search; a thread pads its table with empty entries where another
-  // receiver of a group was further on, which in practice is rare and small.
+  // of them. A receive then finds its receivers in one load, not by a search. Groups that reach
+  // different threads share key numbers, and a later group fills the entries a thread left
+  // empty below an earlier group's key (Tinsel allocates its in-tables at the end instead,
+  // which on heat's graphs left five empty entries for every used one).
   void buildTables() {
     const uint32_t laneBits = tessera_tile_shift(&machine_.shape);
-    std::vector<Thread*> receivers;
+    std::vector<std::vector<uint64_t>> taken(threads_.size());  // [thread] keys in use, a bit each
+    std::vector<uint32_t> receivers;                             // indices into threads_
     for (Thread& t : threads_) {
       t.pinBase.assign(t.devices.size() * POLITE_NUM_PINS, 0);
       for (size_t local = 0; local < t.devices.size(); local++) {
@@ -343,22 +345,23 @@ class PGraph {
             const uint32_t tile = tileOf(threads_[thread_of_[out[i].to]].id);
             size_t end = i;
             receivers.clear();
-            uint32_t key = 0;
             for (; end < out.size() && tileOf(threads_[thread_of_[out[end].to]].id) == tile;
                  end++) {
-              Thread& r = threads_[thread_of_[out[end].to]];
-              if (receivers.empty() || receivers.back() != &r) {
-                receivers.push_back(&r);
-                key = std::max(key, static_cast<uint32_t>(r.inRanges.size()));
-              }
+              if (receivers.empty() || receivers.back() != thread_of_[out[end].to])
+                receivers.push_back(thread_of_[out[end].to]);
             }
+            const uint32_t key = firstFreeKey(taken, receivers);
             if (key >= InvalidKey) {
-              fail("thread 0x" + hex(receivers.front()->id) +
+              fail("thread 0x" + hex(threads_[receivers.front()].id) +
                    " needs more than 65,534 keys (in-edge groups)");
             }
-            for (Thread* r : receivers) {
-              r->inRanges.resize(key, PInRange{0, 0, static_cast<uint32_t>(r->inEdges.size())});
-              r->inRanges.push_back(PInRange{0, 0, static_cast<uint32_t>(r->inEdges.size())});
+            for (uint32_t r : receivers) {
+              std::vector<uint64_t>& bits = taken[r];
+              if (bits.size() <= key / 64) bits.resize(key / 64 + 1, 0);
+              bits[key / 64] |= uint64_t{1} << (key % 64);
+              Thread& thread = threads_[r];
+              if (thread.inRanges.size() <= key) thread.inRanges.resize(key + 1, PInRange{});
+              thread.inRanges[key] = PInRange{0, 0, static_cast<uint32_t>(thread.inEdges.size())};
             }
             POutEdge edge = {};
             edge.mbox = tile;
@@ -392,6 +395,18 @@ class PGraph {
     }
   }
 
+  // The lowest key no thread of `receivers` uses yet: 64 keys at a time.
+  static uint32_t firstFreeKey(const std::vector<std::vector<uint64_t>>& taken,
+                               const std::vector<uint32_t>& receivers) {
+    for (size_t word = 0;; word++) {
+      uint64_t used = 0;
+      for (uint32_t r : receivers) {
+        if (word < taken[r].size()) used |= taken[r][word];
+      }
+      if (~used != 0) return static_cast<uint32_t>(word * 64 + __builtin_ctzll(~used));
+    }
+  }
+
   static void copyLabel(PInEdge<E>& in, const E& label) {
     if constexpr (!std::is_same<E, None>::value) in.edge = label;
   }
@@ -419,7 +434,7 @@ class PGraph {
     at = align8(at + static_cast<uint32_t>(t.devices.size() * sizeof(PLocalDeviceId)));
     head.imageBytes = at;
 
-    const uint32_t capacity = machine_.partitionBytes / 4; fprintf(stderr, "DBG thread %x bytes %u keys %zu in %zu\n", t.id, at, t.inRanges.size(), t.inEdges.size());
+    const uint32_t capacity = machine_.partitionBytes / 4;
     if (at > capacity) {
       fail("thread 0x" + hex(t.id) + " needs " + std::to_string(at) + " bytes for its " +
            std::to_string(t.devices.size()) +
