@@ -277,6 +277,33 @@ bool tessera_mailbox_csr_quick(TesseraMailbox *m, uint32_t hart_index,
                                              csrno, value, old);
 }
 
+void tessera_mailbox_prefetch(const TesseraMailbox *m, uint32_t hart_index,
+                              uint32_t ahead)
+{
+    if (ahead < m->num_harts) {
+        __builtin_prefetch(&m->threads[ahead]);
+    }
+    if (hart_index < m->num_harts) {
+        uint32_t tile = mbox_tile_of(m, hart_index);
+        uint16_t slot = m->threads[hart_index].regs.recv.head;
+
+        if (slot != TESSERA_MAILBOX_NO_SLOT) {
+            size_t at = mbox_slot_index(tile, slot);
+
+            __builtin_prefetch(&m->slot_next[at]);
+            __builtin_prefetch(&m->slot_state[at]);
+            if (!m->cfg.untimed) {
+                __builtin_prefetch(&m->slot_info[at]);
+            }
+            if (m->host.scratch != NULL) {
+                __builtin_prefetch(m->host.scratch +
+                                   (size_t)tile * TESSERA_SCRATCH_SIZE +
+                                   (size_t)slot * TESSERA_BYTES_PER_SLOT);
+            }
+        }
+    }
+}
+
 bool tessera_mailbox_recv_free_none(TesseraMailbox *m, uint32_t hart_index,
                                     uint32_t *value)
 {

@@ -260,8 +260,11 @@ static inline const MboxThread *mbox_const_thread_of(
 static inline uint8_t *mbox_slot_bytes(TesseraMailbox *m, uint32_t tile,
                                        uint32_t slot)
 {
-    return m->host.scratchpad(m->host.opaque, tile) +
-           (size_t)slot * TESSERA_BYTES_PER_SLOT;
+    uint8_t *base = m->host.scratch != NULL
+                        ? m->host.scratch + (size_t)tile * TESSERA_SCRATCH_SIZE
+                        : m->host.scratchpad(m->host.opaque, tile);
+
+    return base + (size_t)slot * TESSERA_BYTES_PER_SLOT;
 }
 
 /* ---- mailbox_pool.c ----------------------------------------------------- */

@@ -42,7 +42,9 @@ class Harness {
                    const bool* local_boards = nullptr, bool untimed = false)
       : shape_(shape) {
     const uint32_t tiles = shape.boards_x * shape.boards_y * shape.tiles_x * shape.tiles_y;
-    scratch_.assign(tiles, std::vector<uint8_t>(TESSERA_SCRATCH_SIZE, 0));
+    // One block, every tile's scratchpad after another, as QEMU keeps them: the model reaches
+    // slots through host.scratch (the boards' and the fuzz harness's hosts use scratchpad()).
+    scratch_.assign(size_t{tiles} * TESSERA_SCRATCH_SIZE, 0);
     waits_ = tessera_waits_new(&shape);
     const TesseraMailboxConfig config{
         shape,  tile_hop, board_hop,    buffer_flits, TESSERA_TERMDET_MASTER_ORIGIN,
@@ -50,8 +52,9 @@ class Harness {
     TesseraMailboxHost host{};
     host.opaque = this;
     host.scratchpad = [](void* self, uint32_t tile) {
-      return static_cast<Harness*>(self)->scratch_.at(tile).data();
+      return static_cast<Harness*>(self)->TileScratch(tile);
     };
+    host.scratch = scratch_.data();
     host.wake = [](void* self, uint32_t hart) {
       static_cast<Harness*>(self)->wakes.push_back(hart);
     };
@@ -79,9 +82,7 @@ class Harness {
   const TesseraWaits* waits() const { return waits_; }
   // As a host does at machine reset: the scratchpads are its memory.
   void ZeroScratchpads() {
-    for (auto& tile : scratch_) {
-      std::fill(tile.begin(), tile.end(), 0);
-    }
+    std::fill(scratch_.begin(), scratch_.end(), 0);
   }
   const TesseraShape& shape() const { return shape_; }
 
@@ -100,7 +101,7 @@ class Harness {
     return TESSERA_SCRATCH_BASE + (in_tile * SlotsPerThread() + n) * TESSERA_BYTES_PER_SLOT;
   }
   uint8_t* Bytes(uint32_t hart, uint32_t bus_address) {
-    return scratch_.at(Tile(hart)).data() + (bus_address - TESSERA_SCRATCH_BASE);
+    return TileScratch(Tile(hart)) + (bus_address - TESSERA_SCRATCH_BASE);
   }
 
   CsrOutcome Csr(uint32_t hart, uint32_t csr, uint32_t value = 0, uint64_t now = 0) {
@@ -180,7 +181,11 @@ class Harness {
 
  private:
   TesseraShape shape_;
-  std::vector<std::vector<uint8_t>> scratch_;
+  uint8_t* TileScratch(uint32_t tile) {
+    EXPECT_LT(size_t{tile} * TESSERA_SCRATCH_SIZE, scratch_.size());
+    return scratch_.data() + size_t{tile} * TESSERA_SCRATCH_SIZE;
+  }
+  std::vector<uint8_t> scratch_;
   TesseraMailbox* model_ = nullptr;
   TesseraWaits* waits_ = nullptr;
 };
@@ -999,6 +1004,22 @@ TEST(MailboxRecvFree, FreesThenReceivesAndSaysWhetherASendMayStart) {
   // Both slots are hardware's again.
   EXPECT_EQ(h.Fault(receiver, TESSERA_CSR_FREE, first_slot), TESSERA_FAULT_DOUBLE_FREE);
   EXPECT_EQ(h.Fault(receiver, TESSERA_CSR_FREE, second_slot), TESSERA_FAULT_DOUBLE_FREE);
+}
+
+// The prefetch hint reads a hart's registers and asks for its next message's lines: for any
+// hart, in range or not, it changes nothing (under ASan, it reads nothing outside the model).
+TEST(MailboxPrefetch, TheHintChangesNothingForAnyHart) {
+  Harness h(kSmall);
+  const uint32_t receiver = 5, sender = 0;
+  h.GiveAll(receiver);
+  ASSERT_EQ(h.Send(sender, h.Id(receiver), 2, 1, 0).result, TESSERA_ACCESS_DONE);
+  ASSERT_EQ(h.Send(sender, h.Id(receiver), 2, 2, 0).result, TESSERA_ACCESS_DONE);
+  const uint32_t harts = tessera_num_threads(&h.shape());
+  for (uint32_t hart = 0; hart <= harts; hart++) tessera_mailbox_prefetch(h.model(), hart, hart + 1);
+  tessera_mailbox_prefetch(h.model(), UINT32_MAX, UINT32_MAX);
+  EXPECT_EQ(h.RecvTag(receiver), 1u);
+  EXPECT_EQ(h.RecvTag(receiver), 2u);
+  EXPECT_EQ(h.Done(receiver, TESSERA_CSR_CAN_RECV).value, 0u);
 }
 
 TEST(MailboxRecvFree, AFreedSlotTakesAWaitingMessageWhichTheSameStepReceives) {

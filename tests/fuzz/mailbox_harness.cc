@@ -461,6 +461,9 @@ MailboxHarness::CsrOutcome MailboxHarness::csr(uint32_t hart, uint32_t csrno, ui
   uint32_t quick = 0xdeadbeef;
   const bool quick_taken = csrno == TESSERA_CSR_RECV_FREE && value == 0 &&
                            tessera_mailbox_recv_free_none(model_, hart, &quick);
+  // As QEMU does before a hart's turn: the prefetch hint, which must change nothing (the
+  // checks after the call compare the model with the harness's own account).
+  tessera_mailbox_prefetch(model_, hart, hart + 1);
   const TesseraAccess a = tessera_mailbox_csr(model_, hart, csrno, value, now);
   FUZZ_CHECK(!quick_taken || (a.status == TESSERA_ACCESS_DONE && a.value == quick &&
                               a.resume_at == now && (a.value & ~TESSERA_RECV_FREE_CAN_SEND) == 0),

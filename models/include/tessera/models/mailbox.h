@@ -194,6 +194,10 @@ typedef struct TesseraMailboxHost {
     /* TESSERA_SCRATCH_SIZE bytes of the scratchpad of a tile (dense tile
      * index: board-major, then tile y, then tile x). */
     uint8_t *(*scratchpad)(void *opaque, uint32_t tile_index);
+    /* Optional (may be NULL): every tile's scratchpad, one after another
+     * in that order, when the host keeps them so; the model then reaches a
+     * slot's bytes without calling scratchpad(). */
+    uint8_t *scratch;
     /* A thread blocked in a CSR may now proceed: issue its CSR again. */
     void (*wake)(void *opaque, uint32_t hart_index);
     /* A message addressed to the host id leaves the machine. Returns false
@@ -407,6 +411,16 @@ uint32_t tessera_mailbox_waiting(const TesseraMailbox *m, uint32_t hart_index);
  * points, as long as only the thread's own hart calls it. */
 bool tessera_mailbox_csr_quick(TesseraMailbox *m, uint32_t hart_index,
                                uint32_t csrno, uint32_t value, uint32_t *old);
+
+/* A hint that changes nothing: asks the caches for what hart_index's next
+ * mailbox CSR reads first (its registers, and the slot record and bytes of
+ * the message it would receive next), and for the registers of hart
+ * `ahead`. A host that runs its harts in turn calls it for the hart that
+ * runs next, with the one after that as `ahead`: each hart's registers are
+ * then asked for a turn before its message is. Out-of-range harts are
+ * ignored. */
+void tessera_mailbox_prefetch(const TesseraMailbox *m, uint32_t hart_index,
+                              uint32_t ahead);
 
 /* The quick path of tessera_mailbox_csr for a RECV_FREE of address 0 (free
  * nothing) that finds no message, by a thread that is neither waiting nor

@@ -42,6 +42,21 @@ static uint8_t *tessera_mailbox_scratchpad(void *opaque, uint32_t tile)
     return memory_region_get_ram_ptr(&s->machine->tiles[tile].scratch);
 }
 
+/*
+ * riscv_machine_prefetch: what this hart's first mailbox CSR will read,
+ * and the registers of the hart after it, asked for before its turn. Its
+ * index comes from the CPU's place in the machine's array, not from
+ * cpu_index, which is in a line of the CPU not yet in the caches.
+ */
+static void tessera_mailbox_prefetch_hart(CPUState *cs)
+{
+    TesseraMailboxState *s = tessera_mbox;
+    uint32_t hart = container_of(cs, RISCVCPU, parent_obj) -
+                    s->machine->harts;
+
+    tessera_mailbox_prefetch(s->model, hart, hart + 1);
+}
+
 static void tessera_mailbox_wake(void *opaque, uint32_t hart)
 {
     TesseraMailboxState *s = opaque;
@@ -682,6 +697,7 @@ static void tessera_mailbox_realize(DeviceState *dev, Error **errp)
     TesseraMailboxHost host = {
         .opaque = s,
         .scratchpad = tessera_mailbox_scratchpad,
+        .scratch = memory_region_get_ram_ptr(&m->scratch_ram),
         .wake = tessera_mailbox_wake,
         .to_host = tessera_mailbox_to_host,
         .event = tessera_mailbox_events_traced() ? tessera_mailbox_event
@@ -712,6 +728,7 @@ static void tessera_mailbox_realize(DeviceState *dev, Error **errp)
                                  true);
     }
     tessera_mbox = s;
+    riscv_machine_prefetch = tessera_mailbox_prefetch_hart;
     tessera_mailbox_to_host_pending = g_array_new(false, false,
                                                   sizeof(TesseraHostFrame));
     tessera_host_in = g_array_new(false, false, sizeof(TesseraHostIn));
