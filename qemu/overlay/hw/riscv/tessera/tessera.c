@@ -110,35 +110,6 @@ uint32_t tessera_hart_thread_id(int hart)
     return tessera_thread_at(&tessera_machine->shape, hart);
 }
 
-/*
- * riscv_machine_prefetch: before a hart's turn, what it reads first. The
- * mailbox model's records and its next message, and the first lines of
- * its SRAM heap and the top of its stack: where a Tinsel program keeps its
- * state (a POLite thread's image header and devices, its run loop's
- * frame), a cache miss each after 6,143 other harts' turns. The hart's
- * index is its place in the machine's array, not cpu_index, which lies in
- * a line of the CPU not yet in the caches.
- */
-static void tessera_machine_prefetch(CPUState *cs)
-{
-    TesseraMachineState *s = tessera_machine;
-    uint32_t hart = container_of(cs, RISCVCPU, parent_obj) - s->harts;
-    uint32_t per_board = tessera_threads_per_board(&s->shape);
-    uint32_t partition = s->partition_kib * KiB;
-    uint8_t *dram = s->dram_host[hart / per_board];
-
-    tessera_mailbox_prefetch_hart(hart);
-    if (dram) {
-        uint8_t *base = dram + TESSERA_CODE_SIZE +
-                        (size_t)(hart % per_board) * partition;
-
-        __builtin_prefetch(base + partition / 2);
-        __builtin_prefetch(base + partition / 2 + 64);
-        __builtin_prefetch(base + partition - 64);
-        __builtin_prefetch(base + partition - 128);
-    }
-}
-
 void tessera_machine_wake(TesseraMachineState *s, uint32_t hart)
 {
     /* Not CPU(): its check reads the object's class, in a cold line */
@@ -280,7 +251,6 @@ static void tessera_create_memory(TesseraMachineState *s)
     uint32_t tiles = boards * tiles_per_board;
 
     s->board_dram = g_new0(MemoryRegion, boards);
-    s->dram_host = g_new0(uint8_t *, boards);
     s->board_as = g_new0(AddressSpace, boards);
     s->tiles = g_new0(TesseraTile, tiles);
     tessera_create_containers(s);
@@ -293,7 +263,6 @@ static void tessera_create_memory(TesseraMachineState *s)
         /* RAM owners must be devices; the machine is not, so none */
         memory_region_init_ram(&s->board_dram[b], NULL, name,
                                (uint64_t)s->dram_mib * MiB, &error_fatal);
-        s->dram_host[b] = memory_region_get_ram_ptr(&s->board_dram[b]);
     }
     /*
      * The scratchpads are windows of one RAM block: QEMU finds a RAM
@@ -819,7 +788,6 @@ static void tessera_machine_init(MachineState *machine)
     s->woken = bitmap_new(s->num_harts);
     s->parked = bitmap_new(s->num_harts);
     riscv_cpu_parked_hook = tessera_hart_parked;
-    riscv_machine_prefetch = tessera_machine_prefetch;
     /*
      * A hart's one interrupt line is MSIP, from its board's MSWI
      * (tessera_create_mswi): no other local, guest or RNMI lines, whose

@@ -42,9 +42,19 @@ static uint8_t *tessera_mailbox_scratchpad(void *opaque, uint32_t tile)
     return memory_region_get_ram_ptr(&s->machine->tiles[tile].scratch);
 }
 
-void tessera_mailbox_prefetch_hart(uint32_t hart)
+/*
+ * riscv_machine_prefetch: what this hart's first mailbox CSR will read,
+ * and the registers of the hart after it, asked for before its turn. Its
+ * index comes from the CPU's place in the machine's array, not from
+ * cpu_index, which is in a line of the CPU not yet in the caches.
+ */
+static void tessera_mailbox_prefetch_hart(CPUState *cs)
 {
-    tessera_mailbox_prefetch(tessera_mbox->model, hart, hart + 1);
+    TesseraMailboxState *s = tessera_mbox;
+    uint32_t hart = container_of(cs, RISCVCPU, parent_obj) -
+                    s->machine->harts;
+
+    tessera_mailbox_prefetch(s->model, hart, hart + 1);
 }
 
 static void tessera_mailbox_wake(void *opaque, uint32_t hart)
@@ -718,6 +728,7 @@ static void tessera_mailbox_realize(DeviceState *dev, Error **errp)
                                  true);
     }
     tessera_mbox = s;
+    riscv_machine_prefetch = tessera_mailbox_prefetch_hart;
     tessera_mailbox_to_host_pending = g_array_new(false, false,
                                                   sizeof(TesseraHostFrame));
     tessera_host_in = g_array_new(false, false, sizeof(TesseraHostIn));

@@ -172,7 +172,6 @@ struct TesseraMachineState {
     uint32_t num_harts;
     RISCVCPU *harts;         /* indexed by dense hart index */
     MemoryRegion *board_dram;
-    uint8_t **dram_host;     /* each board's DRAM in the host, for prefetch */
     MemoryRegion scratch_ram; /* every tile's scratchpad, one after another */
     AddressSpace *board_as;  /* for loading the image into each board */
     TesseraTile *tiles;      /* board-major, then tile y, tile x */
@@ -325,8 +324,6 @@ bool tessera_mailbox_host_may_send(TesseraMailboxState *s);
  * still run go on until QEMU stops them.
  */
 void tessera_mailbox_run_ends(void);
-/* Asks the caches for what `hart`'s first mailbox CSR of its turn reads. */
-void tessera_mailbox_prefetch_hart(uint32_t hart);
 /* With windows: the window's messages to the host go out (from rank 0). */
 void tessera_mailbox_end_window(TesseraMachineState *m);
 /* With windows: the messages to the host held for the window's end. */
