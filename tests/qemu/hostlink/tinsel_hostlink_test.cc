@@ -150,31 +150,24 @@ TEST_F(TinselHostLinkDeathTest, AnImageOfAnotherShapeDoesNotStart) {
       "status 1");
 }
 
+// Boots `app` and waits for a message that never comes: the machine ends first.
+void BootAndWaitForAMessage(const char* app) {
+  HostLink hostLink;
+  hostLink.boot(App(app).c_str(), nullptr);
+  hostLink.go();
+  uint32_t msg[16];
+  hostLink.recv(msg);
+}
+
 TEST_F(TinselHostLinkDeathTest, AMachineThatEndsWhileTheHostWaitsIsReported) {
   // exitcode's threads end the run with status 42 at once: nothing will ever arrive.
-  EXPECT_EXIT(
-      {
-        HostLink hostLink;
-        hostLink.boot(App("exitcode.elf").c_str(), nullptr);
-        hostLink.go();
-        uint32_t msg[16];
-        hostLink.recv(msg);
-      },
-      ::testing::ExitedWithCode(42),
+  EXPECT_EXIT(BootAndWaitForAMessage("exitcode.elf"), ::testing::ExitedWithCode(42),
       "HostLink: the machine ended \\(status 42\\) while recv\\(\\) waited for a message");
 }
 
 // A machine that ends unasked said why on its console: the error carries its last lines.
 TEST_F(TinselHostLinkDeathTest, AMachineThatTrapsWhileTheHostWaitsIsReportedWithItsTrapLine) {
-  EXPECT_EXIT(
-      {
-        HostLink hostLink;
-        hostLink.boot(App("trap.elf").c_str(), nullptr);
-        hostLink.go();
-        uint32_t msg[16];
-        hostLink.recv(msg);
-      },
-      ::testing::ExitedWithCode(130),
+  EXPECT_EXIT(BootAndWaitForAMessage("trap.elf"), ::testing::ExitedWithCode(130),
       "HostLink: the machine ended \\(status 130\\) while recv\\(\\) waited for a message; "
       "its console's last unread lines:\n  .*TRAP hart 0x0 cause 2 \\(illegal instruction\\)");
 }
