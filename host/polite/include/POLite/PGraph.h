@@ -326,8 +326,9 @@ class PGraph {
   // is an index into the key table of each receiving thread there: the first entry free on all
   // of them. A receive then finds its receivers in one load, not by a search. Groups that reach
   // different threads share key numbers, and a later group fills the entries a thread left
-  // empty below an earlier group's key (Tinsel allocates its in-tables at the end instead,
-  // which on heat's graphs left five empty entries for every used one).
+  // empty below an earlier group's key (keys always past the receivers' last entries left five
+  // empty entries for every used one on heat's graphs). Tinsel's in-tables are first-fit too,
+  // over the in-edge array itself.
   void buildTables() {
     const uint32_t laneBits = tessera_tile_shift(&machine_.shape);
     std::vector<std::vector<uint64_t>> taken(threads_.size());  // [thread] keys in use, a bit each
