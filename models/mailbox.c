@@ -115,8 +115,8 @@ static bool config_ok(const TesseraMailboxConfig *cfg,
     const TesseraShape *s = &cfg->shape;
     uint64_t id_bits;
 
-    if (host == NULL || host->scratchpad == NULL || host->wake == NULL ||
-        host->to_host == NULL) {
+    if (host == NULL || (host->scratchpad == NULL && host->scratch == NULL) ||
+        host->wake == NULL || host->to_host == NULL) {
         return false;
     }
     if (s->boards_x < 1 || s->boards_x > MBOX_MAX_EXTENT ||

@@ -42,8 +42,8 @@ class Harness {
                    const bool* local_boards = nullptr, bool untimed = false)
       : shape_(shape) {
     const uint32_t tiles = shape.boards_x * shape.boards_y * shape.tiles_x * shape.tiles_y;
-    // One block, every tile's scratchpad after another, as QEMU keeps them: the model reaches
-    // slots through host.scratch (the boards' and the fuzz harness's hosts use scratchpad()).
+    // One block, every tile's scratchpad after another, as QEMU keeps them, given as host.scratch
+    // alone (the boards', the host machine's and the fuzz harness's hosts give scratchpad()).
     scratch_.assign(size_t{tiles} * TESSERA_SCRATCH_SIZE, 0);
     waits_ = tessera_waits_new(&shape);
     const TesseraMailboxConfig config{
@@ -51,9 +51,6 @@ class Harness {
         waits_, windows,  local_boards, untimed};
     TesseraMailboxHost host{};
     host.opaque = this;
-    host.scratchpad = [](void* self, uint32_t tile) {
-      return static_cast<Harness*>(self)->TileScratch(tile);
-    };
     host.scratch = scratch_.data();
     host.wake = [](void* self, uint32_t hart) {
       static_cast<Harness*>(self)->wakes.push_back(hart);
@@ -227,6 +224,17 @@ TEST(MailboxConfig, RefusesWhatTheMachineCannotBe) {
   TesseraMailboxHost no_host_port = host;
   no_host_port.to_host = nullptr;
   EXPECT_EQ(tessera_mailbox_new(&config, &no_host_port), nullptr);
+  // The scratchpads come through a callback or as one block: one of the two.
+  TesseraMailboxHost no_scratch = host;
+  no_scratch.scratchpad = nullptr;
+  no_scratch.scratch = nullptr;
+  EXPECT_EQ(tessera_mailbox_new(&config, &no_scratch), nullptr);
+  static uint8_t block[4 * TESSERA_SCRATCH_SIZE];
+  TesseraMailboxHost block_alone = no_scratch;
+  block_alone.scratch = block;
+  TesseraMailbox* const m = tessera_mailbox_new(&config, &block_alone);
+  EXPECT_NE(m, nullptr);
+  tessera_mailbox_free(m);
 }
 
 TEST(MailboxSlots, SlotsAreDividedEvenlyAndTheFirstIsTheSendSlot) {

@@ -192,11 +192,11 @@ typedef struct TesseraMailboxEvent {
 typedef struct TesseraMailboxHost {
     void *opaque;
     /* TESSERA_SCRATCH_SIZE bytes of the scratchpad of a tile (dense tile
-     * index: board-major, then tile y, then tile x). */
+     * index: board-major, then tile y, then tile x). One of the two: */
     uint8_t *(*scratchpad)(void *opaque, uint32_t tile_index);
-    /* Optional (may be NULL): every tile's scratchpad, one after another
-     * in that order, when the host keeps them so; the model then reaches a
-     * slot's bytes without calling scratchpad(). */
+    /* or every tile's scratchpad, one after another in that order, for a
+     * host that keeps them so: the model reaches a slot's bytes by
+     * arithmetic, without a call (used when both are given). */
     uint8_t *scratch;
     /* A thread blocked in a CSR may now proceed: issue its CSR again. */
     void (*wake)(void *opaque, uint32_t hart_index);
@@ -226,7 +226,7 @@ typedef struct TesseraMailbox TesseraMailbox;
  * tile, core or thread extents not powers of two; ids, the host id
  * included, wider than 32 bits); fewer than 2 slots per thread (more than
  * TESSERA_SLOTS_PER_TILE / 2 threads per tile); buffer_flits below
- * TESSERA_MAX_FLITS; a host without scratchpad, wake or to_host; an
+ * TESSERA_MAX_FLITS; a host without scratchpad or scratch, wake or to_host; an
  * unknown idle_master. Running out of memory later (message records)
  * aborts. */
 TesseraMailbox *tessera_mailbox_new(const TesseraMailboxConfig *cfg,

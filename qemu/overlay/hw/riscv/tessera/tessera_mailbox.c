@@ -35,13 +35,6 @@
 
 static TesseraMailboxState *tessera_mbox;
 
-static uint8_t *tessera_mailbox_scratchpad(void *opaque, uint32_t tile)
-{
-    TesseraMailboxState *s = opaque;
-
-    return memory_region_get_ram_ptr(&s->machine->tiles[tile].scratch);
-}
-
 /*
  * riscv_machine_prefetch: what this hart's first mailbox CSR will read,
  * and the registers of the hart after it, asked for before its turn. Its
@@ -696,7 +689,7 @@ static void tessera_mailbox_realize(DeviceState *dev, Error **errp)
     };
     TesseraMailboxHost host = {
         .opaque = s,
-        .scratchpad = tessera_mailbox_scratchpad,
+        /* Every tile's scratchpad is a window of this one block */
         .scratch = memory_region_get_ram_ptr(&m->scratch_ram),
         .wake = tessera_mailbox_wake,
         .to_host = tessera_mailbox_to_host,
