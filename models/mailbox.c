@@ -147,10 +147,6 @@ static bool config_ok(const TesseraMailboxConfig *cfg,
     if (cfg->windows && cfg->buffer_flits > UINT16_MAX) {
         return false;
     }
-    /* An exchange orders messages by modelled time, which untimed lacks */
-    if (cfg->windows && cfg->untimed) {
-        return false;
-    }
     return cfg->buffer_flits >= TESSERA_MAX_FLITS;
 }
 

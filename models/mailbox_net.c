@@ -215,15 +215,23 @@ bool mbox_tile_has_room(const TesseraMailbox *m, uint32_t tile,
            t->buffer_used + flits <= m->cfg.buffer_flits;
 }
 
-/* Whether msg waits for the exchange: windows, and it leaves its board. */
+static bool board_is_local(const TesseraMailbox *m, uint32_t board);
+
+/*
+ * Whether msg waits for the exchange: windows, and it leaves its board.
+ * Untimed, a window orders nothing by time, so only a message toward
+ * another process's board waits (native mode's parts, docs/native.md).
+ */
 static bool waits_for_exchange(const TesseraMailbox *m, uint32_t src_hart,
                                const MboxMsg *msg)
 {
     const TesseraShape *s = &m->cfg.shape;
+    uint32_t dest_board = msg->dest_tile / (s->tiles_x * s->tiles_y);
 
-    return m->cfg.windows &&
-           msg->dest_tile / (s->tiles_x * s->tiles_y) !=
-               mbox_board_of(m, src_hart);
+    if (!m->cfg.windows || dest_board == mbox_board_of(m, src_hart)) {
+        return false;
+    }
+    return !m->cfg.untimed || !board_is_local(m, dest_board);
 }
 
 /* Keeps msg for the exchange at the end of the window. */

@@ -78,9 +78,7 @@ class Harness {
   TesseraMailbox* model() const { return model_; }
   const TesseraWaits* waits() const { return waits_; }
   // As a host does at machine reset: the scratchpads are its memory.
-  void ZeroScratchpads() {
-    std::fill(scratch_.begin(), scratch_.end(), 0);
-  }
+  void ZeroScratchpads() { std::fill(scratch_.begin(), scratch_.end(), 0); }
   const TesseraShape& shape() const { return shape_; }
 
   uint32_t Id(uint32_t hart) const { return tessera_thread_at(&shape_, hart); }
@@ -1023,7 +1021,8 @@ TEST(MailboxPrefetch, TheHintChangesNothingForAnyHart) {
   ASSERT_EQ(h.Send(sender, h.Id(receiver), 2, 1, 0).result, TESSERA_ACCESS_DONE);
   ASSERT_EQ(h.Send(sender, h.Id(receiver), 2, 2, 0).result, TESSERA_ACCESS_DONE);
   const uint32_t harts = tessera_num_threads(&h.shape());
-  for (uint32_t hart = 0; hart <= harts; hart++) tessera_mailbox_prefetch(h.model(), hart, hart + 1);
+  for (uint32_t hart = 0; hart <= harts; hart++)
+    tessera_mailbox_prefetch(h.model(), hart, hart + 1);
   tessera_mailbox_prefetch(h.model(), UINT32_MAX, UINT32_MAX);
   EXPECT_EQ(h.RecvTag(receiver), 1u);
   EXPECT_EQ(h.RecvTag(receiver), 2u);
@@ -1617,18 +1616,34 @@ bool h_can_send(Harness* h, uint32_t hart, uint64_t now) {
   return h->Done(hart, TESSERA_CSR_CAN_SEND, 0, now).value != 0;
 }
 
-TEST(MailboxUntimed, RefusedWithWindows) {
-  TesseraMailboxHost host{};
-  host.scratchpad = [](void*, uint32_t) -> uint8_t* { return nullptr; };
-  host.wake = [](void*, uint32_t) {};
-  host.to_host = [](void*, uint32_t, const uint8_t*, uint32_t, uint64_t) { return true; };
-  TesseraMailboxConfig config{kSmall,  4,    150,     64,  TESSERA_TERMDET_MASTER_ORIGIN,
-                              nullptr, true, nullptr, true};
-  EXPECT_EQ(tessera_mailbox_new(&config, &host), nullptr);
-  config.windows = false;
-  TesseraMailbox* m = tessera_mailbox_new(&config, &host);
-  EXPECT_NE(m, nullptr);
-  tessera_mailbox_free(m);
+// Native mode's parts (docs/native.md): untimed with windows, a message toward another board
+// that the same model holds enters the network at once; only one toward another part's board
+// waits at its egress, and leaves through tessera_mailbox_take_leaving().
+TEST(MailboxUntimed, WithWindowsOnlyAMessageToAnotherPartWaits) {
+  const uint32_t a = 0, b = 15;  // board 0, board 1
+  Harness both(kSmall, 64, kTileHop, kL, true, nullptr, true);
+  both.GiveAll(b);
+  ASSERT_EQ(both.Send(a, both.Id(b), 1, 5, 100).result, TESSERA_ACCESS_DONE);
+  EXPECT_EQ(tessera_mailbox_outbox_count(both.model()), 0u);
+  EXPECT_TRUE(tessera_mailbox_can_recv(both.model(), b));
+  EXPECT_EQ(both.RecvTag(b, 100), 5u);
+
+  static constexpr bool kBoard0[2] = {true, false};
+  Harness part(kSmall, 64, kTileHop, kL, true, kBoard0, true);
+  ASSERT_EQ(part.Send(a, part.Id(b), 1, 6, 100).result, TESSERA_ACCESS_DONE);
+  EXPECT_EQ(tessera_mailbox_outbox_count(part.model()), 1u);
+  std::vector<TesseraMailboxTransit> left;
+  EXPECT_EQ(tessera_mailbox_take_leaving(
+                part.model(),
+                [](void* out, const TesseraMailboxTransit* t) {
+                  static_cast<std::vector<TesseraMailboxTransit>*>(out)->push_back(*t);
+                },
+                &left),
+            1u);
+  ASSERT_EQ(left.size(), 1u);
+  EXPECT_EQ(left[0].dest_board, 1u);
+  EXPECT_EQ(left[0].src_hart, a);
+  EXPECT_EQ(tessera_mailbox_outbox_count(part.model()), 0u);
 }
 
 // A message from afar sent first arrives later in modelled time: timed, RECV takes the near one

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <algorithm>
 #include <condition_variable>
 #include <deque>
 #include <mutex>
@@ -223,6 +224,13 @@ void HostLink::boot(const char* codeFilename, const char* /*dataFilename*/) {
   // Native modelled cycles are not the machine's anyway (docs/native.md, What differs): the
   // mailbox model keeps what happens and drops the timing that decides only when.
   params.untimed_mailbox = untimed_mailbox();
+  // A worker per part of the boards, each with a mailbox model of its own (docs/native.md,
+  // parts); timed, or on one board, the workers share one model.
+  const auto options = tessera::native::SchedulerOptions::from_environment();
+  const uint32_t boards = m.shape.boards_x * m.shape.boards_y;
+  if (params.untimed_mailbox && options.workers > 1 && boards > 1) {
+    params.mailbox_parts = std::min<uint32_t>(options.workers, boards);
+  }
   params.console_sink = [&m](const tessera::host::ConsoleLine& line) {
     std::lock_guard lock(m.mutex);
     m.lines.push_back(m.tinsel_prefix(line.hart_id) + line.text);
@@ -237,7 +245,7 @@ void HostLink::boot(const char* codeFilename, const char* /*dataFilename*/) {
     m.changed.notify_all();
     return true;
   };
-  m.scheduler.emplace(tessera::native::SchedulerOptions::from_environment());
+  m.scheduler.emplace(options);
   params.sleeper = &*m.scheduler;
   try {
     m.machine.emplace(m.shape, params);

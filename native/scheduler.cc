@@ -1,5 +1,6 @@
 #include "tessera/native/scheduler.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 
@@ -60,13 +61,27 @@ void Scheduler::start(host::Machine& machine, std::function<void(Hart&)> program
         options_.stack_bytes);
     tasks_.push_back(std::move(task));
   }
+  const uint32_t parts = machine.mailbox_parts();
+  parts_ = parts > 1;
+  lane_of_.assign(tasks_.size(), 0);
+  if (parts_) {
+    for (uint32_t i = 0; i < tasks_.size(); i++) lane_of_[i] = machine.mailbox_part_of(i);
+  }
   {
     std::lock_guard lock(mutex_);
     live_ = static_cast<uint32_t>(tasks_.size());
-    runnable_bits_.assign((tasks_.size() + 63) / 64, 0);
+    for (uint32_t l = 0; l < (parts_ ? parts : 1); l++) {
+      auto lane = std::make_unique<Lane>();
+      lane->bits.assign((tasks_.size() + 63) / 64, 0);
+      lanes_.push_back(std::move(lane));
+    }
     for (auto& t : tasks_) enqueue(t.get());
   }
-  for (unsigned w = 0; w < options_.workers; w++) workers_.emplace_back([this] { work(); });
+  // Counted before any starts: the last to find nothing to run knows it is the last.
+  num_workers_ = parts_ ? parts : std::max(options_.workers, 1u);
+  for (uint32_t w = 0; w < num_workers_; w++) {
+    workers_.emplace_back([this, w] { work(parts_ ? w : 0); });
+  }
 }
 
 std::optional<Scheduler::Failure> Scheduler::wait() {
@@ -92,59 +107,111 @@ bool Scheduler::finished() const {
 
 bool Scheduler::stuck() const {
   std::lock_guard lock(mutex_);
-  return live_ > 0 && running_ == 0 && runnable_count_ == 0;
+  return live_ > 0 && stuck_;
 }
 
 void Scheduler::push(Task* task) {
-  {
-    std::lock_guard lock(mutex_);
-    enqueue(task);
-  }
-  runnable_.notify_one();
+  std::lock_guard lock(mutex_);
+  enqueue(task);
+  lanes_[lane_of_[task->hart->index()]]->ready.notify_one();
 }
 
 void Scheduler::enqueue(Task* task) {
   const uint32_t i = task->hart->index();
-  runnable_bits_[i / 64] |= uint64_t{1} << (i % 64);
-  runnable_count_++;
+  Lane& lane = *lanes_[lane_of_[i]];
+  lane.bits[i / 64] |= uint64_t{1} << (i % 64);
+  lane.count++;
+  stuck_ = false;
+}
+
+void Scheduler::mail(uint32_t part) {
+  if (!parts_ || part >= lanes_.size()) return;
+  std::lock_guard lock(mutex_);
+  lanes_[part]->mail = true;
+  stuck_ = false;
+  lanes_[part]->ready.notify_one();
 }
 
 // In index order, round and round, as the emulator's round robin takes its harts: neighbours
 // share a tile's scratchpad and the model's records of the tile, and their memory lies side by
 // side, so the caches keep what the next hart needs.
-Scheduler::Task* Scheduler::pop_runnable() {
-  const size_t words = runnable_bits_.size();
-  size_t w = cursor_ / 64;
-  uint64_t bits = runnable_bits_[w] & (~uint64_t{0} << (cursor_ % 64));
+Scheduler::Task* Scheduler::pop_runnable(Lane& lane) {
+  const size_t words = lane.bits.size();
+  size_t w = lane.cursor / 64;
+  uint64_t bits = lane.bits[w] & (~uint64_t{0} << (lane.cursor % 64));
   while (bits == 0) {
     w = w + 1 == words ? 0 : w + 1;
-    bits = runnable_bits_[w];
+    bits = lane.bits[w];
   }
   const unsigned bit = static_cast<unsigned>(__builtin_ctzll(bits));
-  runnable_bits_[w] &= ~(uint64_t{1} << bit);
+  lane.bits[w] &= ~(uint64_t{1} << bit);
   const uint32_t i = static_cast<uint32_t>(w * 64 + bit);
-  runnable_count_--;
-  cursor_ = i + 1 == tasks_.size() ? 0 : i + 1;
+  lane.count--;
+  lane.cursor = i + 1 == tasks_.size() ? 0 : i + 1;
   return tasks_[i].get();
 }
 
-void Scheduler::work() {
-  // The mailbox's lock, held across the fibers this worker runs: every access of a vertex
-  // program takes it, and a hart's take of a lock its worker holds costs a compare and a count.
-  // Let go between two fibers when another thread (the host's, another worker) waits for it, and
-  // before this worker waits for a runnable hart (a wake comes under that lock).
-  host::DeviceMutex& hot = machine_->mailbox_lock();
+void Scheduler::all_quiet(std::unique_lock<std::mutex>& lock) {
+  if (parts_) {
+    windowing_ = true;
+    lock.unlock();
+    const uint32_t heard = machine_->mailbox_idle_window();
+    lock.lock();
+    windowing_ = false;
+    // Something moved or a detector's round went on: the workers look again (the last to be
+    // quiet makes the next window).
+    if (heard != 0) return;
+  }
+  if (!nothing_runnable() || live_ == 0) return;
+  stuck_ = true;
+  if (on_change) {
+    lock.unlock();
+    on_change();
+    lock.lock();
+  }
+}
+
+void Scheduler::work(uint32_t index) {
+  Lane& lane = *lanes_[index];
+  // The mailbox's lock (this part's), held across the fibers this worker runs: every access of a
+  // vertex program takes it, and a hart's take of a lock its worker holds costs a compare and a
+  // count. Let go between two fibers when another thread (the host's, another worker, a window)
+  // waits for it, and before this worker waits for a runnable hart (a wake comes under that lock).
+  host::DeviceMutex& hot = machine_->mailbox_lock(index);
   bool holding = false;
   std::unique_lock lock(mutex_);
   for (;;) {
-    if (holding && runnable_count_ == 0) {
-      hot.unlock();
-      holding = false;
+    if (lane.mail) {  // what other parts handed over: never under mutex_ (a wake takes it)
+      lane.mail = false;
+      lock.unlock();
+      if (!holding) {
+        hot.lock();
+        holding = true;
+      }
+      (void)machine_->mailbox_exchange(index);
+      lock.lock();
+      continue;
     }
-    runnable_.wait(lock, [&] { return runnable_count_ > 0 || live_ == 0; });
-    if (runnable_count_ == 0) return;  // every hart has finished
-    Task* t = pop_runnable();
-    running_++;
+    if (lane.count == 0) {
+      if (holding) {
+        hot.unlock();
+        holding = false;
+      }
+      if (live_ == 0) return;  // every hart has finished
+      // The last worker with nothing to run, while no other has any either: the window (parts),
+      // and then stuck_ unless it changed something.
+      if (++quiet_ == num_workers_ && !windowing_ && !stuck_ && nothing_runnable()) {
+        all_quiet(lock);
+        if (!stuck_) {
+          quiet_--;
+          continue;
+        }
+      }
+      lane.ready.wait(lock, [&] { return lane.count > 0 || lane.mail || live_ == 0; });
+      quiet_--;
+      continue;
+    }
+    Task* t = pop_runnable(lane);
     lock.unlock();
     if (!holding) {
       hot.lock();  // never under mutex_: a wake takes mutex_ under this one
@@ -156,18 +223,11 @@ void Scheduler::work() {
     (void)host::exchange_current_hart(t->hart);
     t->fiber->resume();
     (void)host::exchange_current_hart(nullptr);
-    if (hot.contended()) {
-      hot.unlock();
-      holding = false;
-    }
 
-    bool changed = false;
-    if (t->fiber->finished()) {
+    const bool done = t->fiber->finished();
+    bool gave_way = false;
+    if (done) {
       t->state.store(kFinished);
-      lock.lock();
-      running_--;
-      changed = --live_ == 0;
-      if (changed) runnable_.notify_all();
     } else if (host::DeviceLock* device = t->unlock_after_switch) {
       // Asleep only now that it is off its stack: a wake under the device's lock finds it so.
       t->unlock_after_switch = nullptr;
@@ -176,21 +236,40 @@ void Scheduler::work() {
       // resume the hart at once, whose sleep() locks again through that object (EDEADLK if it
       // still owned).
       device->release()->unlock();
-      lock.lock();
-      running_--;
-    } else {  // gave way
+    } else {
       t->state.store(kRunnable);
-      lock.lock();
-      running_--;
+      gave_way = true;
+    }
+    // What the fiber left for other parts, and what they handed this one, once the fiber is
+    // asleep: an exchange may wake it.
+    if (parts_ && machine_->mailbox_has_mail(index)) (void)machine_->mailbox_exchange(index);
+    if (hot.contended()) {
+      hot.unlock();
+      holding = false;
+    }
+    lock.lock();
+    bool finished = false;
+    if (done) {
+      finished = --live_ == 0;
+    } else if (gave_way) {
       enqueue(t);
     }
-    changed = changed || (live_ > 0 && running_ == 0 && runnable_count_ == 0);
-    if (changed && on_change) {
-      lock.unlock();
-      on_change();
-      lock.lock();
+    if (finished) {
+      for (auto& l : lanes_) l->ready.notify_all();
+      if (on_change) {
+        lock.unlock();
+        on_change();
+        lock.lock();
+      }
     }
   }
+}
+
+bool Scheduler::nothing_runnable() const {
+  for (const auto& lane : lanes_) {
+    if (lane->count != 0 || lane->mail) return false;
+  }
+  return true;
 }
 
 void Scheduler::sleep(Hart& hart, host::DeviceLock& lock) {

@@ -1,7 +1,9 @@
 // The fiber scheduler of native mode (docs/native.md) on the hosted machine: a thousand harts as
 // fibers pass a token round a ring through the mailbox (each sleeps in tinselWaitUntil until its
-// turn), on one worker and on two; a hart that polls instead of sleeping still lets the others
-// run; a hart's failure ends the run and is reported; the partitions are per board.
+// turn), on one worker and on two, and over two mailbox parts with a worker each; tinselIdle over
+// the parts waits for every message between them; a hart that polls instead of sleeping still
+// lets the others run; a hart's failure ends the run and is reported; the partitions are per
+// board.
 #include "tessera/native/scheduler.h"
 
 #include <gtest/gtest.h>
@@ -25,12 +27,16 @@ constexpr TesseraShape kShape{1, 2, 2, 2, 4, 32};
 struct FiberMachine {
   Scheduler scheduler;
   Machine machine;
-  explicit FiberMachine(unsigned workers)
-      : scheduler(SchedulerOptions{.workers = workers}), machine(kShape, Params(scheduler)) {}
-  static MachineParams Params(Scheduler& scheduler) {
+  // Over `parts` mailbox parts (untimed, as native mode's), a worker each.
+  explicit FiberMachine(unsigned workers, uint32_t parts = 1)
+      : scheduler(SchedulerOptions{.workers = workers}),
+        machine(kShape, Params(scheduler, parts)) {}
+  static MachineParams Params(Scheduler& scheduler, uint32_t parts) {
     MachineParams params;
     params.sleeper = &scheduler;
     params.detect_deadlock = false;
+    params.mailbox_parts = parts;
+    params.untimed_mailbox = parts > 1;
     return params;
   }
 };
@@ -74,10 +80,16 @@ int RingMain() {
   return 0;
 }
 
-class NativeScheduler : public testing::TestWithParam<unsigned> {};
+// Workers, and mailbox parts (0: one model for the workers).
+struct Layout {
+  unsigned workers;
+  uint32_t parts;
+};
+
+class NativeScheduler : public testing::TestWithParam<Layout> {};
 
 TEST_P(NativeScheduler, ATokenGoesRoundAThousandHarts) {
-  FiberMachine run(GetParam());
+  FiberMachine run(GetParam().workers, GetParam().parts);
   ids = run.machine.thread_ids();
   final_token = 0;
   run.scheduler.start(run.machine,
@@ -88,8 +100,58 @@ TEST_P(NativeScheduler, ATokenGoesRoundAThousandHarts) {
   EXPECT_EQ(final_token.load(), kLaps * ids.size());
 }
 
-INSTANTIATE_TEST_SUITE_P(Workers, NativeScheduler, testing::Values(1u, 2u),
-                         [](const auto& info) { return std::to_string(info.param) + "Workers"; });
+INSTANTIATE_TEST_SUITE_P(Workers, NativeScheduler,
+                         testing::Values(Layout{1, 1}, Layout{2, 1}, Layout{2, 2}),
+                         [](const auto& info) {
+                           return std::to_string(info.param.workers) + "Workers" +
+                                  std::to_string(info.param.parts) + "Parts";
+                         });
+
+// Every hart sends one message to the hart as far on in the other part (board), then receives
+// until tinselIdle says the machine is idle: that must not happen before every message between
+// the parts has been handed over and received.
+std::vector<uint32_t> received;
+
+int AcrossAndIdle() {
+  const uint32_t me = tessera::host::current_hart().index();
+  Send(ids[(me + ids.size() / 2) % ids.size()], me);
+  for (;;) {
+    if (tinselCanRecv()) {
+      volatile void* msg = tinselRecv();
+      tinselFree(msg);
+      received[me]++;
+    } else if (tinselIdle(false)) {
+      return 0;
+    }
+  }
+}
+
+TEST(NativeSchedulerParts, TinselIdleWaitsForEveryMessageBetweenParts) {
+  FiberMachine run(2, 2);
+  ids = run.machine.thread_ids();
+  received.assign(ids.size(), 0);
+  // Stuck (a message lost between parts, a release missed): the run ends with status 3 instead
+  // of hanging.
+  run.scheduler.on_change = [&run] {
+    if (run.scheduler.stuck()) run.machine.end_run(3);
+  };
+  run.scheduler.start(run.machine, [](tessera::host::Hart&) {
+    tessera::native::run_device_program(&AcrossAndIdle);
+  });
+  EXPECT_FALSE(run.scheduler.wait());
+  EXPECT_EQ(run.machine.exit_code(), 0);
+  for (uint32_t h = 0; h < ids.size(); h++) ASSERT_EQ(received[h], 1u) << "hart " << h;
+  EXPECT_GT(run.machine.idle_stats().detections, 0u);
+}
+
+TEST(NativeSchedulerParts, PartsNeedTheUntimedMailboxAndABoardEach) {
+  Scheduler scheduler;
+  MachineParams params = FiberMachine::Params(scheduler, 2);
+  params.untimed_mailbox = false;
+  EXPECT_THROW(Machine(kShape, params), std::invalid_argument);
+  params = FiberMachine::Params(scheduler, 3);  // 2 boards
+  EXPECT_THROW(Machine(kShape, params), std::invalid_argument);
+}
 
 // Hart 1 polls tinselCanRecv without sleeping; hart 0 sends it one message only once it runs.
 TEST(NativeSchedulerPolling, APollingHartLetsTheOthersRun) {

@@ -283,8 +283,28 @@ void Machine::DramMapping::operator()(uint8_t* p) const {
   munmap(p, size);
 }
 
-DeviceMutex& Machine::mailbox_lock() {
-  return mailbox_->lock();
+DeviceMutex& Machine::mailbox_lock(uint32_t part) {
+  return mailbox_->lock(part);
+}
+
+uint32_t Machine::mailbox_parts() const {
+  return mailbox_->parts();
+}
+
+uint32_t Machine::mailbox_part_of(uint32_t hart_index) const {
+  return mailbox_->part_of_hart(hart_index);
+}
+
+bool Machine::mailbox_has_mail(uint32_t part) const {
+  return mailbox_->has_mail(part);
+}
+
+bool Machine::mailbox_exchange(uint32_t part) {
+  return mailbox_->exchange(part);
+}
+
+uint32_t Machine::mailbox_idle_window() {
+  return mailbox_->idle_window();
 }
 
 uint8_t* Machine::board_dram(uint32_t board_index) {

@@ -121,8 +121,11 @@ typedef struct TesseraMailboxConfig {
      * time on its way (no route, no link contention) and a thread receives
      * its messages in the order they reached its mailbox in host order
      * (FIFO), not by modelled arrival; RECV and WAIT_UNTIL then never wait
-     * for a message's time. Modelled cycles are not the machine's. Not with
-     * windows (tessera_mailbox_new refuses the two).
+     * for a message's time. Modelled cycles are not the machine's. With
+     * windows and local_boards (native mode's parts, each a model of its
+     * own on a worker thread of its own): only a message toward another
+     * part's board waits for an exchange, which the host may make at any
+     * time; one toward any board of this part enters the network at once.
      */
     bool untimed;
 } TesseraMailboxConfig;

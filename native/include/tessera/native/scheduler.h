@@ -4,6 +4,12 @@
 // queued again when the device wakes it. Harts are scheduled cooperatively, round robin in index
 // order; a hart that polls a register instead of sleeping gives way every `yield_every` accesses.
 //
+// With mailbox parts (MachineParams::mailbox_parts) each part has a worker of its own, which runs
+// only that part's harts under that part's lock, hands messages to other parts after each fiber
+// that left any (Machine::mailbox_exchange) and takes in what others handed it. When every worker
+// has nothing to run, the last one makes the termination detector's window over all parts
+// (Machine::mailbox_idle_window); if that changes nothing, the harts are stuck.
+//
 //   Scheduler scheduler({.workers = 1});
 //   MachineParams params;  params.sleeper = &scheduler;  params.detect_deadlock = false;
 //   Machine machine(shape, params);
@@ -33,7 +39,9 @@
 namespace tessera::native {
 
 struct SchedulerOptions {
-  unsigned workers = 1;                    // worker threads
+  // Worker threads. Over a machine with mailbox parts, one per part: the machine's parts are
+  // what the program (HostLink) asks for with this number.
+  unsigned workers = 1;
   size_t stack_bytes = size_t{256} << 10;  // per hart
   uint32_t yield_every = 4096;             // a polling hart gives way after this many accesses
   // From the environment: TESSERA_NATIVE_WORKERS, TESSERA_NATIVE_STACK_KIB; TESSERA_NATIVE_STATS=1
@@ -73,6 +81,7 @@ class Scheduler final : public host::HartSleeper {
   void sleep(host::Hart& hart, host::DeviceLock& lock) override;
   void wake(uint32_t hart_index) override;
   void access(host::Hart& hart) override;
+  void mail(uint32_t part) override;
 
  private:
   enum State : int { kRunnable, kRunning, kSleeping, kFinished };
@@ -83,10 +92,24 @@ class Scheduler final : public host::HartSleeper {
     host::DeviceLock* unlock_after_switch = nullptr;  // set by sleep()
   };
 
-  void work();
+  // The runnable harts of one part (of all, without parts), one bit each by dense index, taken
+  // in index order from where the last one was taken, round and round (pop_runnable).
+  struct Lane {
+    std::vector<uint64_t> bits;
+    uint32_t count = 0;
+    uint32_t cursor = 0;
+    bool mail = false;  // another part handed this one messages or room
+    std::condition_variable ready;
+  };
+
+  void work(uint32_t lane);
   void push(Task* task);
-  void enqueue(Task* task);  // under mutex_
-  Task* pop_runnable();      // under mutex_, with runnable_count_ > 0
+  void enqueue(Task* task);        // under mutex_
+  Task* pop_runnable(Lane& lane);  // under mutex_, with lane.count > 0
+  // Under `lock` (mutex_), the last worker to run out of harts: the window over the parts, then
+  // stuck_ if nothing changed.
+  void all_quiet(std::unique_lock<std::mutex>& lock);
+  bool nothing_runnable() const;  // under mutex_: no lane has a runnable hart or mail
 
   const SchedulerOptions options_;
   host::Machine* machine_ = nullptr;
@@ -94,15 +117,16 @@ class Scheduler final : public host::HartSleeper {
   std::vector<std::unique_ptr<Task>> tasks_;  // by dense hart index
   std::vector<std::thread> workers_;
 
+  std::vector<uint32_t> lane_of_;  // by dense hart index
+  bool parts_ = false;             // a lane per mailbox part
+  uint32_t num_workers_ = 0;
+
   mutable std::mutex mutex_;  // guards what follows
-  std::condition_variable runnable_;
-  // The runnable harts, one bit each by dense index, taken in index order from where the last
-  // one was taken, round and round (pop_runnable).
-  std::vector<uint64_t> runnable_bits_;
-  uint32_t runnable_count_ = 0;
-  uint32_t cursor_ = 0;
-  uint32_t live_ = 0;     // harts not finished
-  uint32_t running_ = 0;  // harts on a worker now
+  std::vector<std::unique_ptr<Lane>> lanes_;
+  uint32_t live_ = 0;       // harts not finished
+  uint32_t quiet_ = 0;      // workers with nothing to run
+  bool windowing_ = false;  // a worker makes the window over the parts
+  bool stuck_ = false;      // every worker quiet, and the window changed nothing
   std::optional<Failure> failure_;
   std::atomic<uint64_t> resumes_{0}, sleeps_{0};
   bool stats_printed_ = false;

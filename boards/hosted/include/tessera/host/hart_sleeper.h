@@ -31,6 +31,10 @@ class HartSleeper {
   // Hart::give_way_at(), with no device lock held: a hart that polls a register instead of
   // sleeping must still let the others run. The sleeper sets the next mark.
   virtual void access(Hart& hart) = 0;
+  // With mailbox parts (MachineParams::mailbox_parts): another part handed part `part` messages
+  // or room, which its exchange takes in (Machine::mailbox_exchange). Called from any thread,
+  // under no lock of that part's.
+  virtual void mail(uint32_t part) { (void)part; }
 };
 
 }  // namespace tessera::host

@@ -84,6 +84,10 @@ struct MachineParams {
   // messages take no modelled time and are received in the order they were delivered. Native
   // mode's (docs/native.md); modelled cycles are then not the machine's.
   bool untimed_mailbox = false;
+  // Native mode's parts (docs/native.md): the boards split into this many rectangles, each with
+  // a mailbox model and lock of its own, handing messages over at exchanges (mailbox_exchange).
+  // More than 1 needs untimed_mailbox.
+  uint32_t mailbox_parts = 1;
   // The open-collector bus (docs/ocbus.md).
   uint32_t ocbus_lines = TESSERA_DEFAULT_ocbus_lines;
   uint32_t ocbus_settle_cycles = TESSERA_DEFAULT_ocbus_settle_cycles;
@@ -243,7 +247,16 @@ class Machine {
   // The mailbox's lock, which almost every access of a vertex program takes: native mode's
   // worker holds it across the fibers it runs (DeviceMutex is recursive), and lets go between
   // two when another thread waits for it.
-  DeviceMutex& mailbox_lock();
+  DeviceMutex& mailbox_lock(uint32_t part = 0);
+  // Mailbox parts (MachineParams::mailbox_parts): how many, a hart's (by dense index), whether a
+  // part has messages to hand over or take in (a hint), its exchange (true if anything moved),
+  // and, when no hart runs, every exchange and then the termination detector's window over all
+  // parts (0: nothing moved or was heard).
+  uint32_t mailbox_parts() const;
+  uint32_t mailbox_part_of(uint32_t hart_index) const;
+  bool mailbox_has_mail(uint32_t part) const;
+  bool mailbox_exchange(uint32_t part);
+  uint32_t mailbox_idle_window();
 
   // --- Termination detection, tinselIdle (docs/idle.md) ---------------------------------------
   // Rounds, detections and round trips so far, and the modelled time of the latest detection.
