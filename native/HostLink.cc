@@ -226,10 +226,12 @@ void HostLink::boot(const char* codeFilename, const char* /*dataFilename*/) {
   params.untimed_mailbox = untimed_mailbox();
   // A worker per part of the boards, each with a mailbox model of its own (docs/native.md,
   // parts); timed, or on one board, the workers share one model.
-  const auto options = tessera::native::SchedulerOptions::from_environment();
+  auto options = tessera::native::SchedulerOptions::from_environment();
   const uint32_t boards = m.shape.boards_x * m.shape.boards_y;
   if (params.untimed_mailbox && options.workers > 1 && boards > 1) {
     params.mailbox_parts = std::min<uint32_t>(options.workers, boards);
+  } else if (getenv("TESSERA_NATIVE_WORKERS") == nullptr) {
+    options.workers = 1;  // more workers at one model take turns at its lock
   }
   params.console_sink = [&m](const tessera::host::ConsoleLine& line) {
     std::lock_guard lock(m.mutex);

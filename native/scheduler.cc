@@ -12,6 +12,8 @@ using host::MachineExit;
 
 SchedulerOptions SchedulerOptions::from_environment() {
   SchedulerOptions options;
+  // A worker per host core unless told: over parts (HostLink), each runs its own boards' harts.
+  options.workers = std::max(std::thread::hardware_concurrency(), 1u);
   if (const char* w = getenv("TESSERA_NATIVE_WORKERS"); w && atoi(w) > 0) {
     options.workers = static_cast<unsigned>(atoi(w));
   }
@@ -179,16 +181,29 @@ void Scheduler::work(uint32_t index) {
   // waits for it, and before this worker waits for a runnable hart (a wake comes under that lock).
   host::DeviceMutex& hot = machine_->mailbox_lock(index);
   bool holding = false;
+  // Fibers run since this worker's last exchange: it hands over and takes in every
+  // exchange_every fibers, and whenever it runs out of harts.
+  const uint32_t every = std::max(options_.exchange_every, 1u);
+  uint32_t since = 0;
   std::unique_lock lock(mutex_);
   for (;;) {
-    if (lane.mail) {  // what other parts handed over: never under mutex_ (a wake takes it)
+    // What other parts handed over: never under mutex_ (a wake takes it).
+    if (lane.mail && (lane.count == 0 || since >= every)) {
       lane.mail = false;
+      since = 0;
       lock.unlock();
       if (!holding) {
         hot.lock();
         holding = true;
       }
       (void)machine_->mailbox_exchange(index);
+      lock.lock();
+      continue;
+    }
+    if (lane.count == 0 && parts_ && since != 0) {  // what this part's harts left for others
+      since = 0;
+      lock.unlock();
+      if (machine_->mailbox_has_mail(index)) (void)machine_->mailbox_exchange(index);
       lock.lock();
       continue;
     }
@@ -240,9 +255,12 @@ void Scheduler::work(uint32_t index) {
       t->state.store(kRunnable);
       gave_way = true;
     }
-    // What the fiber left for other parts, and what they handed this one, once the fiber is
-    // asleep: an exchange may wake it.
-    if (parts_ && machine_->mailbox_has_mail(index)) (void)machine_->mailbox_exchange(index);
+    // What the fibers left for other parts, and what they handed this one, once this fiber is
+    // asleep (an exchange may wake it).
+    if (parts_ && ++since >= every && machine_->mailbox_has_mail(index)) {
+      (void)machine_->mailbox_exchange(index);
+      since = 0;
+    }
     if (hot.contended()) {
       hot.unlock();
       holding = false;

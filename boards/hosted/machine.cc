@@ -66,7 +66,8 @@ Machine::Machine(const TesseraShape& shape, MachineParams params)
   }
   harts_.resize(count);
   dram_.resize(size_t{shape_.boards_x} * shape_.boards_y);
-  blocked_.assign(count, BlockedOn::kNothing);
+  blocked_ = std::make_unique<std::atomic<BlockedOn>[]>(count);
+  for (uint32_t i = 0; i < count; i++) blocked_[i].store(BlockedOn::kNothing);
   // Ids are dense except past boards_x in each board row; the host id is
   // the first id above them all.
   const uint32_t host_id = tessera_host_id(&shape_);
@@ -447,19 +448,19 @@ void Machine::declare_deadlock() {
 }
 
 BlockedOn Machine::blocked_on(uint32_t thread_id) {
-  const uint32_t index = hart(thread_id).index();
-  std::lock_guard lock(blocked_mutex_);
-  return blocked_[index];
+  return blocked_[hart(thread_id).index()].load();
 }
 
 void Machine::wait_until_blocked(uint32_t thread_id, BlockedOn what,
                                  std::chrono::milliseconds timeout) {
   Hart& h = hart(thread_id);
   std::unique_lock lock(blocked_mutex_);
-  if (blocked_changed_.wait_for(lock, timeout, [&] { return blocked_[h.index()] == what; })) {
-    return;
-  }
-  const BlockedOn now = blocked_[h.index()];
+  watchers_++;
+  const bool blocked =
+      blocked_changed_.wait_for(lock, timeout, [&] { return blocked_[h.index()].load() == what; });
+  watchers_--;
+  if (blocked) return;
+  const BlockedOn now = blocked_[h.index()].load();
   throw WaitTimeout(
       "tessera host: hart " + hex32(h.id()) + " (index " + std::to_string(h.index()) +
       ") did not block in " + std::string(name(what)) + " within " +
@@ -469,19 +470,31 @@ void Machine::wait_until_blocked(uint32_t thread_id, BlockedOn what,
 }
 
 bool Machine::set_blocked(const Hart& hart, BlockedOn what) {
+  std::atomic<BlockedOn>& now = blocked_[hart.index()];
+  if (!params_.detect_deadlock) {
+    // Nothing to count: native mode's workers block and wake harts side by side, and would
+    // otherwise all take one mutex for every sleep and wake.
+    if (now.load(std::memory_order_relaxed) == what) return false;
+    now.store(what);
+    if (watchers_.load() != 0) {
+      std::lock_guard lock(blocked_mutex_);  // a watcher waits, or checks under it
+      blocked_changed_.notify_all();
+    }
+    return false;
+  }
   bool deadlocked = false;
   {
     std::lock_guard lock(blocked_mutex_);
-    BlockedOn& now = blocked_[hart.index()];
-    if (now == what) {
+    const BlockedOn before = now.load();
+    if (before == what) {
       return false;
     }
-    if (now == BlockedOn::kNothing) {
+    if (before == BlockedOn::kNothing) {
       blocked_count_++;
     } else if (what == BlockedOn::kNothing) {
       blocked_count_--;
     }
-    now = what;
+    now.store(what);
     deadlocked = what != BlockedOn::kNothing && deadlock_now();
   }
   blocked_changed_.notify_all();

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include <array>
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <exception>
@@ -362,8 +363,11 @@ class Machine {
   // what each hart is blocked in and how many harts can still act.
   mutable std::mutex blocked_mutex_;
   std::condition_variable blocked_changed_;
-  std::vector<BlockedOn> blocked_;  // by dense index
-  uint32_t blocked_count_ = 0;      // entries of blocked_ other than kNothing
+  // By dense index. With deadlock detection off (native mode) written without blocked_mutex_,
+  // which a thread then takes only to wake a wait_until_blocked (watchers_).
+  std::unique_ptr<std::atomic<BlockedOn>[]> blocked_;
+  std::atomic<uint32_t> watchers_{0};  // threads in wait_until_blocked
+  uint32_t blocked_count_ = 0;         // entries of blocked_ other than kNothing
   int bound_harts_ = 0;
   int starting_harts_ = 0;
   bool deadlocked_ = false;
