@@ -69,16 +69,13 @@ void Scheduler::start(host::Machine& machine, std::function<void(Hart&)> program
   if (parts_) {
     for (uint32_t i = 0; i < tasks_.size(); i++) lane_of_[i] = machine.mailbox_part_of(i);
   }
-  {
-    std::lock_guard lock(mutex_);
-    live_ = static_cast<uint32_t>(tasks_.size());
-    for (uint32_t l = 0; l < (parts_ ? parts : 1); l++) {
-      auto lane = std::make_unique<Lane>();
-      lane->bits.assign((tasks_.size() + 63) / 64, 0);
-      lanes_.push_back(std::move(lane));
-    }
-    for (auto& t : tasks_) enqueue(t.get());
+  live_ = static_cast<uint32_t>(tasks_.size());
+  for (uint32_t l = 0; l < (parts_ ? parts : 1); l++) {
+    auto lane = std::make_unique<Lane>();
+    lane->bits.assign((tasks_.size() + 63) / 64, 0);
+    lanes_.push_back(std::move(lane));
   }
+  for (auto& t : tasks_) push(t.get());
   // Counted before any starts: the last to find nothing to run knows it is the last.
   num_workers_ = parts_ ? parts : std::max(options_.workers, 1u);
   for (uint32_t w = 0; w < num_workers_; w++) {
@@ -94,44 +91,69 @@ std::optional<Scheduler::Failure> Scheduler::wait() {
     stats_printed_ = true;
     uint64_t accesses = 0;
     for (auto& t : tasks_) accesses += t->hart->accesses();
-    fprintf(stderr, "native: %zu harts, %llu resumes, %llu sleeps, %llu accesses\n", tasks_.size(),
-            (unsigned long long)resumes_.load(), (unsigned long long)sleeps_.load(),
+    fprintf(stderr, "native: %zu harts, %llu accesses\n", tasks_.size(),
             (unsigned long long)accesses);
+    for (size_t l = 0; l < lanes_.size(); l++) {
+      const Lane& lane = *lanes_[l];
+      fprintf(stderr,
+              "native: %s %zu: %llu resumes, %llu sleeps, %llu exchanges, %llu waits for work, "
+              "%llu windows\n",
+              parts_ ? "part" : "lane", l, (unsigned long long)lane.resumes.load(),
+              (unsigned long long)lane.sleeps.load(), (unsigned long long)lane.exchanges.load(),
+              (unsigned long long)lane.waits.load(), (unsigned long long)lane.windows.load());
+    }
   }
   std::lock_guard lock(mutex_);
   return failure_;
 }
 
 bool Scheduler::finished() const {
-  std::lock_guard lock(mutex_);
   return !tasks_.empty() && live_ == 0;
 }
 
 bool Scheduler::stuck() const {
   std::lock_guard lock(mutex_);
-  return live_ > 0 && stuck_;
+  return live_ > 0 && stuck_at_ == activity();
 }
 
 void Scheduler::push(Task* task) {
-  std::lock_guard lock(mutex_);
-  enqueue(task);
-  lanes_[lane_of_[task->hart->index()]]->ready.notify_one();
+  Lane& lane = *lanes_[lane_of_[task->hart->index()]];
+  std::lock_guard lock(lane.mutex);
+  enqueue(lane, task);
+  lane.ready.notify_one();
 }
 
-void Scheduler::enqueue(Task* task) {
+void Scheduler::enqueue(Lane& lane, Task* task) {
   const uint32_t i = task->hart->index();
-  Lane& lane = *lanes_[lane_of_[i]];
   lane.bits[i / 64] |= uint64_t{1} << (i % 64);
   lane.count++;
-  stuck_ = false;
+  lane.activity++;
 }
 
 void Scheduler::mail(uint32_t part) {
   if (!parts_ || part >= lanes_.size()) return;
-  std::lock_guard lock(mutex_);
-  lanes_[part]->mail = true;
-  stuck_ = false;
-  lanes_[part]->ready.notify_one();
+  Lane& lane = *lanes_[part];
+  std::lock_guard lock(lane.mutex);
+  lane.mail = true;
+  lane.activity++;
+  lane.ready.notify_one();
+}
+
+uint64_t Scheduler::activity() const {
+  uint64_t sum = 0;
+  for (const auto& lane : lanes_) {
+    std::lock_guard lock(lane->mutex);
+    sum += lane->activity;
+  }
+  return sum;
+}
+
+bool Scheduler::nothing_runnable() const {
+  for (const auto& lane : lanes_) {
+    std::lock_guard lock(lane->mutex);
+    if (lane->count != 0 || lane->mail) return false;
+  }
+  return true;
 }
 
 // In index order, round and round, as the emulator's round robin takes its harts: neighbours
@@ -153,24 +175,30 @@ Scheduler::Task* Scheduler::pop_runnable(Lane& lane) {
   return tasks_[i].get();
 }
 
-void Scheduler::all_quiet(std::unique_lock<std::mutex>& lock) {
+// Under mutex_ (`lock`), with every worker quiet: the window over the parts, then the verdict.
+// True if the window changed something: the caller looks again.
+bool Scheduler::all_quiet(std::unique_lock<std::mutex>& lock) {
+  const uint64_t before = activity();
   if (parts_) {
     windowing_ = true;
     lock.unlock();
     const uint32_t heard = machine_->mailbox_idle_window();
+    lanes_[0]->windows.fetch_add(1, std::memory_order_relaxed);
     lock.lock();
     windowing_ = false;
     // Something moved or a detector's round went on: the workers look again (the last to be
     // quiet makes the next window).
-    if (heard != 0) return;
+    if (heard != 0) return true;
   }
-  if (!nothing_runnable() || live_ == 0) return;
-  stuck_ = true;
+  if (!nothing_runnable() || live_ == 0) return false;
+  // Stuck as long as nothing is queued or handed over from here on (stuck() compares).
+  stuck_at_ = before;
   if (on_change) {
     lock.unlock();
     on_change();
     lock.lock();
   }
+  return false;
 }
 
 void Scheduler::work(uint32_t index) {
@@ -185,9 +213,11 @@ void Scheduler::work(uint32_t index) {
   // exchange_every fibers, and whenever it runs out of harts.
   const uint32_t every = std::max(options_.exchange_every, 1u);
   uint32_t since = 0;
-  std::unique_lock lock(mutex_);
+  // The lane's own mutex, not the scheduler's: two workers over parts share no lock on the way of
+  // a fiber. Never held while taking the mailbox's lock: a wake takes it under that one.
+  std::unique_lock lock(lane.mutex);
   for (;;) {
-    // What other parts handed over: never under mutex_ (a wake takes it).
+    // What other parts handed over.
     if (lane.mail && (lane.count == 0 || since >= every)) {
       lane.mail = false;
       since = 0;
@@ -197,13 +227,17 @@ void Scheduler::work(uint32_t index) {
         holding = true;
       }
       (void)machine_->mailbox_exchange(index);
+      lane.exchanges.fetch_add(1, std::memory_order_relaxed);
       lock.lock();
       continue;
     }
     if (lane.count == 0 && parts_ && since != 0) {  // what this part's harts left for others
       since = 0;
       lock.unlock();
-      if (machine_->mailbox_has_mail(index)) (void)machine_->mailbox_exchange(index);
+      if (machine_->mailbox_has_mail(index)) {
+        (void)machine_->mailbox_exchange(index);
+        lane.exchanges.fetch_add(1, std::memory_order_relaxed);
+      }
       lock.lock();
       continue;
     }
@@ -213,28 +247,39 @@ void Scheduler::work(uint32_t index) {
         holding = false;
       }
       if (live_ == 0) return;  // every hart has finished
-      // The last worker with nothing to run, while no other has any either: the window (parts),
-      // and then stuck_ unless it changed something.
-      if (++quiet_ == num_workers_ && !windowing_ && !stuck_ && nothing_runnable()) {
-        all_quiet(lock);
-        if (!stuck_) {
-          quiet_--;
-          continue;
+      lock.unlock();
+      bool again = false;
+      {
+        // The last worker with nothing to run, while no other has any either: the window
+        // (parts), again while windows change something, and then stuck.
+        std::unique_lock all(mutex_);
+        if (++quiet_ == num_workers_ && !windowing_ && stuck_at_ != activity() &&
+            nothing_runnable()) {
+          again = all_quiet(all);
         }
+        if (again) quiet_--;
       }
+      lock.lock();
+      if (again) continue;
+      lane.waits.fetch_add(1, std::memory_order_relaxed);
       lane.ready.wait(lock, [&] { return lane.count > 0 || lane.mail || live_ == 0; });
-      quiet_--;
+      lock.unlock();
+      {
+        std::lock_guard all(mutex_);
+        quiet_--;
+      }
+      lock.lock();
       continue;
     }
     Task* t = pop_runnable(lane);
     lock.unlock();
     if (!holding) {
-      hot.lock();  // never under mutex_: a wake takes mutex_ under this one
+      hot.lock();
       holding = true;
     }
 
     t->state.store(kRunning);
-    resumes_++;
+    lane.resumes.fetch_add(1, std::memory_order_relaxed);
     (void)host::exchange_current_hart(t->hart);
     t->fiber->resume();
     (void)host::exchange_current_hart(nullptr);
@@ -259,42 +304,30 @@ void Scheduler::work(uint32_t index) {
     // asleep (an exchange may wake it).
     if (parts_ && ++since >= every && machine_->mailbox_has_mail(index)) {
       (void)machine_->mailbox_exchange(index);
+      lane.exchanges.fetch_add(1, std::memory_order_relaxed);
       since = 0;
     }
     if (hot.contended()) {
       hot.unlock();
       holding = false;
     }
-    lock.lock();
-    bool finished = false;
-    if (done) {
-      finished = --live_ == 0;
-    } else if (gave_way) {
-      enqueue(t);
-    }
-    if (finished) {
-      for (auto& l : lanes_) l->ready.notify_all();
-      if (on_change) {
-        lock.unlock();
-        on_change();
-        lock.lock();
+    if (done && --live_ == 0) {
+      for (auto& other : lanes_) {
+        std::lock_guard wake(other->mutex);
+        other->ready.notify_all();
       }
+      if (on_change) on_change();
     }
+    lock.lock();
+    if (gave_way) enqueue(lane, t);
   }
-}
-
-bool Scheduler::nothing_runnable() const {
-  for (const auto& lane : lanes_) {
-    if (lane->count != 0 || lane->mail) return false;
-  }
-  return true;
 }
 
 void Scheduler::sleep(Hart& hart, host::DeviceLock& lock) {
   Task& t = *tasks_[hart.index()];
   host::DeviceMutex& device = *lock.mutex();
   t.unlock_after_switch = &lock;  // the worker releases it once this fiber is off its stack
-  sleeps_++;
+  lanes_[lane_of_[hart.index()]]->sleeps.fetch_add(1, std::memory_order_relaxed);
   t.fiber->suspend();
   lock = std::unique_lock(device);
 }

@@ -99,22 +99,28 @@ class Scheduler final : public host::HartSleeper {
 
   // The runnable harts of one part (of all, without parts), one bit each by dense index, taken
   // in index order from where the last one was taken, round and round (pop_runnable).
-  struct Lane {
+  struct alignas(64) Lane {
+    mutable std::mutex mutex;  // guards what follows but the statistics
     std::vector<uint64_t> bits;
     uint32_t count = 0;
     uint32_t cursor = 0;
-    bool mail = false;  // another part handed this one messages or room
+    bool mail = false;      // another part handed this one messages or room
+    uint64_t activity = 0;  // harts queued and mail handed over, ever
     std::condition_variable ready;
+    // For print_stats, counted by the lane's own worker (and its fibers): no line shared with
+    // another worker's.
+    std::atomic<uint64_t> resumes{0}, sleeps{0}, exchanges{0}, waits{0}, windows{0};
   };
 
   void work(uint32_t lane);
   void push(Task* task);
-  void enqueue(Task* task);        // under mutex_
-  Task* pop_runnable(Lane& lane);  // under mutex_, with lane.count > 0
+  void enqueue(Lane& lane, Task* task);  // under lane.mutex
+  Task* pop_runnable(Lane& lane);        // under lane.mutex, with lane.count > 0
   // Under `lock` (mutex_), the last worker to run out of harts: the window over the parts, then
-  // stuck_ if nothing changed.
-  void all_quiet(std::unique_lock<std::mutex>& lock);
-  bool nothing_runnable() const;  // under mutex_: no lane has a runnable hart or mail
+  // the verdict stuck if nothing changed. True if the window changed something.
+  bool all_quiet(std::unique_lock<std::mutex>& lock);
+  bool nothing_runnable() const;  // no lane has a runnable hart or mail (takes each lane's mutex)
+  uint64_t activity() const;      // every lane's activity added up (the same)
 
   const SchedulerOptions options_;
   host::Machine* machine_ = nullptr;
@@ -126,14 +132,16 @@ class Scheduler final : public host::HartSleeper {
   bool parts_ = false;             // a lane per mailbox part
   uint32_t num_workers_ = 0;
 
-  mutable std::mutex mutex_;  // guards what follows
-  std::vector<std::unique_ptr<Lane>> lanes_;
-  uint32_t live_ = 0;       // harts not finished
-  uint32_t quiet_ = 0;      // workers with nothing to run
-  bool windowing_ = false;  // a worker makes the window over the parts
-  bool stuck_ = false;      // every worker quiet, and the window changed nothing
+  std::vector<std::unique_ptr<Lane>> lanes_;  // fixed once the workers start
+  std::atomic<uint32_t> live_{0};             // harts not finished
+
+  mutable std::mutex mutex_;  // guards what follows; taken before a lane's, never after
+  uint32_t quiet_ = 0;        // workers with nothing to run
+  bool windowing_ = false;    // a worker makes the window over the parts
+  // The lanes' activity when every worker was last found quiet and the window changed nothing:
+  // stuck while it has not changed since.
+  uint64_t stuck_at_ = UINT64_MAX;
   std::optional<Failure> failure_;
-  std::atomic<uint64_t> resumes_{0}, sleeps_{0};
   bool stats_printed_ = false;
 };
 
