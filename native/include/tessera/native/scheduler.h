@@ -5,10 +5,11 @@
 // order; a hart that polls a register instead of sleeping gives way every `yield_every` accesses.
 //
 // With mailbox parts (MachineParams::mailbox_parts) each part has a worker of its own, which runs
-// only that part's harts under that part's lock, hands messages to other parts after each fiber
-// that left any (Machine::mailbox_exchange) and takes in what others handed it. When every worker
-// has nothing to run, the last one makes the termination detector's window over all parts
-// (Machine::mailbox_idle_window); if that changes nothing, the harts are stuck.
+// only that part's harts under that part's lock and its own lane's mutex, hands messages to other
+// parts and takes in what they handed it (Machine::mailbox_exchange) every `exchange_every`
+// fibers and whenever it runs out. When every worker has nothing to run, the last one makes the
+// termination detector's window over all parts (Machine::mailbox_idle_window), again while that
+// changes something; then the harts are stuck until something is queued or handed over.
 //
 //   Scheduler scheduler({.workers = 1});
 //   MachineParams params;  params.sleeper = &scheduler;  params.detect_deadlock = false;
@@ -47,10 +48,11 @@ struct SchedulerOptions {
   // With mailbox parts: a worker hands messages to other parts and takes in theirs after this
   // many fibers (and whenever it has no hart to run). Handed over at every fiber, a receiver is
   // woken for each few messages and resumed a third more often in all; ./tessera bench native's
-  // heat ran fastest at 64 to 256.
+  // heat ran fastest at 64 to 512.
   uint32_t exchange_every = 256;
-  // From the environment: TESSERA_NATIVE_WORKERS, TESSERA_NATIVE_STACK_KIB; TESSERA_NATIVE_STATS=1
-  // prints the harts' resumes, sleeps and accesses on stderr when they have finished.
+  // From the environment: TESSERA_NATIVE_WORKERS (default: a worker per host core),
+  // TESSERA_NATIVE_STACK_KIB; TESSERA_NATIVE_STATS=1 prints the harts' accesses and each lane's
+  // resumes, sleeps, exchanges, waits for work and windows on stderr when they have finished.
   bool print_stats = false;
   static SchedulerOptions from_environment();
 };
