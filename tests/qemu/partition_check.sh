@@ -19,19 +19,22 @@ cmd=$1 qemu=$2 elf=$3 props=$4
 shift 4
 errors=$(mktemp)
 trap 'rm -f "$errors"' EXIT
+# Seconds each run may take. Four ranks of the sanitizer build spinning on 2 busy cores have
+# needed more than 300.
+limit=${TESSERA_PARTITION_RUN_SECONDS:-600}
 
 run() {
     local out status n=$1
     shift
     case $kind in
     groups)
-        out=$(timeout 300 "$cmd" "$qemu" "$elf" \
+        out=$(timeout "$limit" "$cmd" "$qemu" "$elf" \
             "$props,console-ids=on,windows=on,window-groups=$n" "$@" </dev/null 2>"$errors")
         status=$?
         printf '%s\n' "$out" | sort -s -k1,1
         ;;
     ranks)
-        out=$(timeout 300 "$cmd" --ranks "$n" "$qemu" "$elf" "$props,console-ids=on,windows=on" \
+        out=$(timeout "$limit" "$cmd" --ranks "$n" "$qemu" "$elf" "$props,console-ids=on,windows=on" \
             "$@" </dev/null 2>"$errors")
         status=$?
         printf '%s\n' "$out"
@@ -40,7 +43,7 @@ run() {
         local json ranks_args=()
         json=$(mktemp)
         [ "$n" = 1 ] || ranks_args=(--ranks "$n")
-        timeout 300 "${TESSERA_TRACE:?the tessera-trace to run}" -o "$json" -- "$cmd" \
+        timeout "$limit" "${TESSERA_TRACE:?the tessera-trace to run}" -o "$json" -- "$cmd" \
             "${ranks_args[@]}" "$qemu" "$elf" "$props,windows=on" "$@" </dev/null >/dev/null \
             2>"$errors"
         status=$?
@@ -50,6 +53,7 @@ run() {
     *) echo "partition_check.sh: '$kind' is not groups, ranks or traces" >&2; exit 2 ;;
     esac
     echo "exit status $status"
+    [ "$status" != 124 ] || echo "timed out: the run took more than $limit s"
     # Under the sanitize preset: any sanitizer report fails, whatever the output.
     if grep -Eq 'ERROR: (Address|Leak)Sanitizer|runtime error: |SUMMARY: UndefinedBehaviorSanitizer' \
         "$errors"; then
