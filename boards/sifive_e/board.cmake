@@ -1,5 +1,5 @@
 # HiFive1 Rev B (docs/boards.md): FE310-G002, one RV32IMAC hart at up to 320 MHz, 16 KiB of data
-# RAM, 4 MiB of SPI flash. QEMU's model: qemu-system-riscv32 -M sifive_e,revb=true.
+# RAM, 4 MiB of SPI flash. QEMU's model: qemu-system-riscv32 -M sifive_e,revb=true -icount shift=0.
 # ISA spec 2.2: Zicsr and Zifencei are part of the base there, as the multilib was built; the
 # 2019 spelling rv32imac_zicsr would make the driver fall back to the default multilib.
 set(TESSERA_ARCH_FLAGS -march=rv32imac -mabi=ilp32 -misa-spec=2.2)
