@@ -12,8 +12,6 @@
 #include <string.h>
 
 #include <algorithm>
-#include <condition_variable>
-#include <deque>
 #include <mutex>
 #include <optional>
 #include <stdexcept>
@@ -21,6 +19,7 @@
 #include <thread>
 #include <vector>
 
+#include "host_side.h"
 #include "hostlink_internal.h"
 #include "tessera/host/machine.h"
 #include "tessera/hw/machine_params.h"
@@ -78,12 +77,9 @@ struct Message {
 
 }  // namespace
 
-struct HostLink::Machine {
-  TesseraShape shape{};
+struct HostLink::Machine final : tessera::tinsel_hostlink::HostSide {
   std::string properties;
   uint32_t partition_bytes = 0;
-  bool booted = false;
-  bool started = false;
   DeviceMain device_main = nullptr;
   std::vector<Message> send_buffer;
   struct Preload {
@@ -96,39 +92,20 @@ struct HostLink::Machine {
   std::optional<tessera::native::Scheduler> scheduler;
   std::optional<tessera::host::Machine> machine;
 
-  std::mutex mutex;
-  std::condition_variable changed;
-  std::deque<Message> messages;
-  std::deque<std::string> lines;  // "x:y:c:t: text"
-
-  ~Machine() {
+  ~Machine() override {
     if (machine && started) {
       machine->end_run(machine->exit_code().value_or(0));  // sleeping harts stop
       (void)scheduler->wait();
     }
   }
 
-  // "x:y:c:t: " for a thread id.
-  std::string tinsel_prefix(uint32_t id) const {
-    const TesseraCoords c = tessera_coords(&shape, id);
-    const uint32_t core = ((c.tile_y << tessera_log2_ceil(shape.tiles_x) | c.tile_x)
-                           << tessera_log2_ceil(shape.cores_per_tile)) |
-                          c.core;
-    return std::to_string(c.board_x) + ":" + std::to_string(c.board_y) + ":" +
-           std::to_string(core) + ":" + std::to_string(c.thread) + ": ";
-  }
-
-  bool ended() const { return scheduler && started && scheduler->finished(); }
-
-  // Waits until pred() holds, or the harts have all finished or are stuck; true if pred() holds.
-  template <typename Pred>
-  bool wait_for(std::unique_lock<std::mutex>& lock, Pred pred) {
-    changed.wait(lock, [&] { return pred() || ended() || (started && scheduler->stuck()); });
-    return pred();
-  }
+  bool ended() const override { return scheduler && started && scheduler->finished(); }
+  // Every hart asleep, too: the host can always send, so that is no deadlock by itself until a
+  // wait of the host's finds it so.
+  bool over() const override { return ended() || (started && scheduler->stuck()); }
 
   // The run's status once every hart has finished, with a hart's failure reported.
-  int status() {
+  int final_status() override {
     if (const auto failure = scheduler->wait()) {
       fflush(stdout);
       fprintf(stderr, "HostLink: thread 0x%x stopped the machine: %s\n", failure->hart_id,
@@ -137,13 +114,13 @@ struct HostLink::Machine {
     return machine->exit_code().value_or(1);
   }
 
-  [[noreturn]] void ended_while(const std::string& doing) {
+  [[noreturn]] void ended_while(const std::string& doing) override {
     if (!ended()) {
       fail("deadlock while " + doing +
            ": every thread is asleep in the mailbox and nothing the host does can wake one "
            "(native mode)");
     }
-    const int code = status();
+    const int code = final_status();
     fail("the machine ended (status " + std::to_string(code) + ") while " + doing,
          code == 0 ? EXIT_FAILURE : code);
   }
@@ -235,16 +212,13 @@ void HostLink::boot(const char* codeFilename, const char* /*dataFilename*/) {
   }
   params.console_sink = [&m](const tessera::host::ConsoleLine& line) {
     std::lock_guard lock(m.mutex);
-    m.lines.push_back(m.tinsel_prefix(line.hart_id) + line.text);
-    m.changed.notify_all();
+    m.take_line(m.tinsel_prefix(line.hart_id) + line.text);
   };
   params.host_sink = [&m](const tessera::host::HostMessage& message) {
-    Message copy{0, message.flits, {}};
-    memcpy(copy.bytes, message.bytes.data(),
-           std::min<size_t>(message.bytes.size(), sizeof copy.bytes));
+    const uint32_t flits = std::min<uint32_t>(
+        message.flits, static_cast<uint32_t>(message.bytes.size() / kBytesPerFlit));
     std::lock_guard lock(m.mutex);
-    m.messages.push_back(copy);
-    m.changed.notify_all();
+    m.take_message(flits, message.bytes.data());
     return true;
   };
   m.scheduler.emplace(options);
@@ -321,91 +295,10 @@ void HostLink::flush() {
   useSendBuffer = buffering;
 }
 
-void HostLink::recv(void* msg) {
-  Machine& m = *machine_;
-  if (!m.booted) fail("recv() before boot()");
-  std::unique_lock lock(m.mutex);
-  if (!m.wait_for(lock, [&] { return !m.messages.empty(); })) {
-    lock.unlock();
-    m.ended_while("recv() waited for a message");
-  }
-  const Message message = m.messages.front();
-  m.messages.pop_front();
-  uint8_t bytes[kBytesPerMsg] = {};
-  memcpy(bytes, message.bytes, message.flits * kBytesPerFlit);
-  memcpy(msg, bytes, kBytesPerMsg);
+namespace tessera::tinsel_hostlink {
+
+HostSide& host_side_of(HostLink::Machine& machine) {
+  return machine;
 }
 
-bool HostLink::canRecv() {
-  Machine& m = *machine_;
-  std::lock_guard lock(m.mutex);
-  return !m.messages.empty();
-}
-
-uint32_t HostLink::toAddr(uint32_t meshX, uint32_t meshY, uint32_t coreId, uint32_t threadId) {
-  return tessera::tinsel_hostlink::to_addr(machine_->shape, meshX, meshY, coreId, threadId);
-}
-
-void HostLink::fromAddr(uint32_t addr, uint32_t* meshX, uint32_t* meshY, uint32_t* coreId,
-                        uint32_t* threadId) {
-  tessera::tinsel_hostlink::from_addr(machine_->shape, addr, meshX, meshY, coreId, threadId);
-}
-
-static size_t print_lines(HostLink::Machine& m, FILE* outFile, size_t max) {
-  std::deque<std::string> lines;
-  {
-    std::lock_guard lock(m.mutex);
-    if (m.lines.size() <= max) {
-      lines.swap(m.lines);
-    } else {
-      lines.assign(m.lines.begin(), m.lines.begin() + static_cast<std::ptrdiff_t>(max));
-      m.lines.erase(m.lines.begin(), m.lines.begin() + static_cast<std::ptrdiff_t>(max));
-    }
-  }
-  for (const std::string& line : lines) fprintf(outFile, "%s\n", line.c_str());
-  if (!lines.empty()) fflush(outFile);
-  return lines.size();
-}
-
-bool HostLink::pollStdOut(FILE* outFile, uint32_t* lineCount) {
-  const size_t printed = print_lines(*machine_, outFile, SIZE_MAX);
-  if (lineCount != nullptr) *lineCount += static_cast<uint32_t>(printed);
-  return printed != 0;
-}
-
-void HostLink::dumpStdOut(FILE* outFile) {
-  Machine& m = *machine_;
-  if (!m.booted) fail("dumpStdOut() before boot()");
-  if (!m.started) fail("dumpStdOut() before go(): the machine would never end");
-  while (true) {
-    pollStdOut(outFile);
-    std::unique_lock lock(m.mutex);
-    if (!m.wait_for(lock, [&] { return !m.lines.empty(); })) {
-      lock.unlock();
-      if (!m.ended()) m.ended_while("dumpStdOut() waited for the machine to end");
-      const int code = m.status();
-      pollStdOut(outFile);
-      if (code != 0) fail("the machine ended with status " + std::to_string(code), code);
-      return;
-    }
-  }
-}
-
-void HostLink::dumpStdOut(FILE* outFile, uint32_t lines) {
-  Machine& m = *machine_;
-  if (!m.booted) fail("dumpStdOut() before boot()");
-  uint32_t count = 0;
-  while (count < lines) {
-    count += static_cast<uint32_t>(print_lines(m, outFile, lines - count));
-    if (count >= lines) break;
-    std::unique_lock lock(m.mutex);
-    if (!m.wait_for(lock, [&] { return !m.lines.empty(); })) {
-      lock.unlock();
-      count += static_cast<uint32_t>(print_lines(m, outFile, lines - count));
-      if (count < lines) {
-        m.ended_while("dumpStdOut() waited for line " + std::to_string(count + 1) + " of " +
-                      std::to_string(lines));
-      }
-    }
-  }
-}
+}  // namespace tessera::tinsel_hostlink

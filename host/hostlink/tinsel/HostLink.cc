@@ -23,8 +23,6 @@
 
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
-#include <deque>
 #include <filesystem>
 #include <map>
 #include <mutex>
@@ -35,6 +33,7 @@
 #include <thread>
 #include <vector>
 
+#include "host_side.h"
 #include "hostlink_internal.h"
 #include "tessera/hostlink/hostlink.h"
 #include "tessera/hostlink/image_files.h"
@@ -89,8 +88,7 @@ uint32_t property(const std::string& properties, const std::string& key, uint32_
 
 }  // namespace
 
-struct HostLink::Machine {
-  TesseraShape shape{};
+struct HostLink::Machine final : tessera::tinsel_hostlink::HostSide {
   std::string properties;  // -M tessera,<properties>
   std::string qemu, qemu_cmd;
 
@@ -98,7 +96,6 @@ struct HostLink::Machine {
   std::string board_sh;  // boards/board.sh
   std::string port;      // the real board's serial port (TESSERA_HOSTLINK_BOARD_PORT), or empty
   std::string ranks;     // QEMU processes under mpirun (TESSERA_RANKS), or empty: one
-  bool booted = false;
   std::atomic<bool> stopping{false};
 
   std::string dir;  // private directory: sockets, the image
@@ -107,7 +104,6 @@ struct HostLink::Machine {
   std::optional<Connection> monitor;
   int console_fd = -1;
   std::thread receiver, console_reader;
-  bool started = false;  // go() was called
   std::vector<Message> send_buffer;
   // Bytes for threads' partitions (tesseraLoadHeapSRAM), handed to the machine as a preload file
   // (tessera/models/preload.h) when it starts.
@@ -119,29 +115,11 @@ struct HostLink::Machine {
   std::vector<Preload> preload;
   uint32_t partition_bytes = 0;
 
-  std::mutex mutex;
-  std::condition_variable changed;
-  std::deque<Message> messages;
-  std::deque<std::string> lines;  // "x:y:c:t: text"
-  // Console text waiting for pollStdOut/dumpStdOut is bounded: a program that never reads it
-  // (Tinsel's sync emits 40,000 words per thread) loses the oldest lines, and is told so.
-  static constexpr size_t kMaxBufferedConsoleBytes = size_t{64} << 20;
-  size_t buffered_bytes = 0;
-  uint64_t dropped_lines = 0;
+  // Under mutex (HostSide's):
   bool link_closed = false, console_closed = false;
   std::optional<int> status;  // the machine's exit status, once it has ended
 
-  ~Machine() { stop(); }
-
-  // "x:y:c:t: " for a thread id.
-  std::string tinsel_prefix(uint32_t id) const {
-    const TesseraCoords c = tessera_coords(&shape, id);
-    const uint32_t core = ((c.tile_y << tessera_log2_ceil(shape.tiles_x) | c.tile_x)
-                           << tessera_log2_ceil(shape.cores_per_tile)) |
-                          c.core;
-    return std::to_string(c.board_x) + ":" + std::to_string(c.board_y) + ":" +
-           std::to_string(core) + ":" + std::to_string(c.thread) + ": ";
-  }
+  ~Machine() override { stop(); }
 
   // "0x<id>: text" as the machine prints it with console-ids=on.
   std::string tinsel_line(const std::string& line) const {
@@ -162,8 +140,7 @@ struct HostLink::Machine {
     try {
       while ((m = link->receive())) {
         std::lock_guard lock(mutex);
-        messages.push_back(*m);
-        changed.notify_all();
+        take_message(m->flits, m->words.data());
       }
     } catch (const std::exception& e) {
       fprintf(stderr, "HostLink: %s\n", e.what());
@@ -183,7 +160,7 @@ struct HostLink::Machine {
       pending.append(buffer, static_cast<size_t>(n));
       size_t newline;
       while ((newline = pending.find('\n')) != std::string::npos) {
-        take_line(tinsel_line(pending.substr(0, newline)));
+        take_console_line(tinsel_line(pending.substr(0, newline)));
         pending.erase(0, newline + 1);
       }
     }
@@ -191,28 +168,20 @@ struct HostLink::Machine {
     int wait_status = 0;
     const int result = waitpid(pid, &wait_status, 0);
     std::lock_guard lock(mutex);
-    if (!pending.empty()) lines.push_back(tinsel_line(pending));
+    if (!pending.empty()) take_line(tinsel_line(pending));
     console_closed = true;
     status = result == pid ? exit_status(wait_status) : 1;
     changed.notify_all();
   }
 
   // One console line: a board thread's message to the host, or text for pollStdOut.
-  void take_line(std::string line) {
+  void take_console_line(std::string line) {
     std::lock_guard lock(mutex);
     if (Message message; !board.empty() && board_message(line, &message)) {
-      messages.push_back(message);
-      changed.notify_all();
+      take_message(message.flits, message.words.data());
       return;
     }
-    buffered_bytes += line.size() + 1;
-    lines.push_back(std::move(line));
-    while (buffered_bytes > kMaxBufferedConsoleBytes) {
-      buffered_bytes -= lines.front().size() + 1;
-      lines.pop_front();
-      dropped_lines++;
-    }
-    changed.notify_all();
+    take_line(std::move(line));
   }
 
   // A real board's serial port never closes: its run ends with the services' last line,
@@ -243,7 +212,7 @@ struct HostLink::Machine {
           changed.notify_all();
           return;
         }
-        take_line(std::move(line));
+        take_console_line(std::move(line));
       }
     }
     std::lock_guard lock(mutex);
@@ -251,7 +220,13 @@ struct HostLink::Machine {
     changed.notify_all();
   }
 
-  bool ended() const { return console_closed && link_closed; }
+  bool ended() const override { return console_closed && link_closed; }
+  bool running() const override { return started || !board.empty(); }  // a board runs at once
+
+  int final_status() override {
+    std::lock_guard lock(mutex);
+    return status.value_or(1);
+  }
 
   void write_preload(const std::string& path) const {
     std::string file;
@@ -501,16 +476,16 @@ struct HostLink::Machine {
     }
   }
 
-  // Waits until pred() holds or the machine has ended; true if pred() holds.
-  template <typename Pred>
-  bool wait_for(std::unique_lock<std::mutex>& lock, Pred pred) {
-    changed.wait(lock, [&] { return pred() || ended(); });
-    return pred();
+  // Waits until the machine has ended.
+  void wait_for_end() {
+    std::unique_lock lock(mutex);
+    wait_for(lock, [] { return false; });
   }
 
   // A machine that ended unasked usually said why last (a TRAP line, say): the console lines
   // nobody read are the reason, so the last few go with the error.
-  [[noreturn]] void ended_while(const std::string& doing) {
+  [[noreturn]] void ended_while(const std::string& doing) override {
+    std::unique_lock lock(mutex);
     const int code = status.value_or(1);
     std::string why = "the machine ended (status " + std::to_string(code) + ") while " + doing;
     constexpr size_t kLastLines = 8;
@@ -652,8 +627,7 @@ void HostLink::go() {
   try {
     m.monitor->write_text("cont\n");
   } catch (const std::exception&) {
-    std::unique_lock lock(m.mutex);
-    m.wait_for(lock, [] { return false; });
+    m.wait_for_end();
     m.ended_while("go() started it");
   }
 }
@@ -680,8 +654,7 @@ bool HostLink::send(uint32_t dest, uint32_t numFlits, void* msg, bool block) {
     if (!block) return m.link->try_send(message);
     m.link->send(message);
   } catch (const std::exception&) {
-    std::unique_lock lock(m.mutex);
-    m.wait_for(lock, [] { return false; });
+    m.wait_for_end();
     m.ended_while("send() wrote to it");
   }
   return true;
@@ -695,107 +668,16 @@ void HostLink::flush() {
     try {
       m.link->send(message);
     } catch (const std::exception&) {
-      std::unique_lock lock(m.mutex);
-      m.wait_for(lock, [] { return false; });
+      m.wait_for_end();
       m.ended_while("flush() wrote to it");
     }
   }
 }
 
-void HostLink::recv(void* msg) {
-  Machine& m = *machine_;
-  if (!m.booted) fail("recv() before boot()");
-  std::unique_lock lock(m.mutex);
-  if (!m.wait_for(lock, [&] { return !m.messages.empty(); })) {
-    m.ended_while("recv() waited for a message");
-  }
-  const Message message = m.messages.front();
-  m.messages.pop_front();
-  uint8_t bytes[kBytesPerMsg] = {};
-  memcpy(bytes, message.words.data(), message.flits * kBytesPerFlit);
-  memcpy(msg, bytes, kBytesPerMsg);
+namespace tessera::tinsel_hostlink {
+
+HostSide& host_side_of(HostLink::Machine& machine) {
+  return machine;
 }
 
-bool HostLink::canRecv() {
-  Machine& m = *machine_;
-  std::lock_guard lock(m.mutex);
-  return !m.messages.empty();
-}
-
-uint32_t HostLink::toAddr(uint32_t meshX, uint32_t meshY, uint32_t coreId, uint32_t threadId) {
-  return tessera::tinsel_hostlink::to_addr(machine_->shape, meshX, meshY, coreId, threadId);
-}
-
-void HostLink::fromAddr(uint32_t addr, uint32_t* meshX, uint32_t* meshY, uint32_t* coreId,
-                        uint32_t* threadId) {
-  tessera::tinsel_hostlink::from_addr(machine_->shape, addr, meshX, meshY, coreId, threadId);
-}
-
-// Prints at most max of the lines that arrived; returns how many it printed.
-static size_t print_lines(HostLink::Machine& m, FILE* outFile, size_t max) {
-  std::deque<std::string> lines;
-  uint64_t dropped;
-  {
-    std::lock_guard lock(m.mutex);
-    if (m.lines.size() <= max) {
-      lines.swap(m.lines);
-    } else {
-      lines.assign(m.lines.begin(), m.lines.begin() + static_cast<std::ptrdiff_t>(max));
-      m.lines.erase(m.lines.begin(), m.lines.begin() + static_cast<std::ptrdiff_t>(max));
-    }
-    for (const std::string& line : lines) m.buffered_bytes -= line.size() + 1;
-    dropped = m.dropped_lines;
-    m.dropped_lines = 0;
-  }
-  if (dropped != 0) {
-    fprintf(stderr,
-            "HostLink: %llu console lines were dropped: more than %zu MiB of them waited "
-            "unread (read them with pollStdOut or dumpStdOut)\n",
-            static_cast<unsigned long long>(dropped),
-            HostLink::Machine::kMaxBufferedConsoleBytes >> 20);
-  }
-  for (const std::string& line : lines) fprintf(outFile, "%s\n", line.c_str());
-  if (!lines.empty()) fflush(outFile);
-  return lines.size();
-}
-
-bool HostLink::pollStdOut(FILE* outFile, uint32_t* lineCount) {
-  const size_t printed = print_lines(*machine_, outFile, SIZE_MAX);
-  if (lineCount != nullptr) *lineCount += static_cast<uint32_t>(printed);
-  return printed != 0;
-}
-
-void HostLink::dumpStdOut(FILE* outFile) {
-  Machine& m = *machine_;
-  if (!m.booted) fail("dumpStdOut() before boot()");
-  while (true) {
-    pollStdOut(outFile);
-    std::unique_lock lock(m.mutex);
-    if (!m.wait_for(lock, [&] { return !m.lines.empty(); })) {
-      const int code = m.status.value_or(1);
-      lock.unlock();
-      pollStdOut(outFile);
-      if (code != 0) fail("the machine ended with status " + std::to_string(code), code);
-      return;
-    }
-  }
-}
-
-void HostLink::dumpStdOut(FILE* outFile, uint32_t lines) {
-  Machine& m = *machine_;
-  if (!m.booted) fail("dumpStdOut() before boot()");
-  uint32_t count = 0;
-  while (count < lines) {
-    count += static_cast<uint32_t>(print_lines(m, outFile, lines - count));
-    if (count >= lines) break;
-    std::unique_lock lock(m.mutex);
-    if (!m.wait_for(lock, [&] { return !m.lines.empty(); })) {
-      lock.unlock();
-      count += static_cast<uint32_t>(print_lines(m, outFile, lines - count));
-      if (count < lines) {
-        m.ended_while("dumpStdOut() waited for line " + std::to_string(count + 1) + " of " +
-                      std::to_string(lines));
-      }
-    }
-  }
-}
+}  // namespace tessera::tinsel_hostlink

@@ -150,6 +150,18 @@ TEST_F(TinselHostLinkDeathTest, AnImageOfAnotherShapeDoesNotStart) {
       "status 1");
 }
 
+// Before go() the machine is stopped, so it would never end: both HostLinks say so.
+TEST_F(TinselHostLinkDeathTest, DumpingTheConsoleUntilTheEndBeforeGoIsRefused) {
+  EXPECT_EXIT(
+      {
+        HostLink hostLink;
+        hostLink.boot(App("hello.elf").c_str(), nullptr);
+        hostLink.dumpStdOut(stdout);
+      },
+      ::testing::ExitedWithCode(EXIT_FAILURE),
+      "HostLink: dumpStdOut\\(\\) before go\\(\\): the machine would never end");
+}
+
 // Boots `app` and waits for a message that never comes: the machine ends first.
 void BootAndWaitForAMessage(const char* app) {
   HostLink hostLink;
