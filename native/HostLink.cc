@@ -28,38 +28,13 @@
 #include "tessera/native/scheduler.h"
 
 using tessera::tinsel_hostlink::fail;
+using tessera::tinsel_hostlink::hex;
 using tessera::tinsel_hostlink::kBytesPerFlit;
 using tessera::tinsel_hostlink::kBytesPerMsg;
 
 namespace {
 
 using tessera::native::DeviceMain;
-
-std::string hex(uint32_t x) {
-  char text[16];
-  snprintf(text, sizeof text, "%x", x);
-  return text;
-}
-
-// The value of key in "key=value,key=value" (the last one wins), or fallback.
-std::string property(const std::string& properties, const std::string& key,
-                     const std::string& fallback) {
-  const std::string wanted = key + "=";
-  std::string value = fallback;
-  size_t at = 0;
-  while (at < properties.size()) {
-    const size_t end = std::min(properties.find(',', at), properties.size());
-    const std::string item = properties.substr(at, end - at);
-    if (item.compare(0, wanted.size(), wanted) == 0) value = item.substr(wanted.size());
-    at = end + 1;
-  }
-  return value;
-}
-
-uint32_t property(const std::string& properties, const std::string& key, uint32_t fallback) {
-  const std::string value = property(properties, key, std::string());
-  return value.empty() ? fallback : static_cast<uint32_t>(std::stoul(value));
-}
 
 // The mailbox model untimed unless TESSERA_NATIVE_TIMED is set to anything but 0
 // (docs/native.md): timed, it keeps the network's timing as on the emulator, for comparison; the
@@ -78,8 +53,6 @@ struct Message {
 }  // namespace
 
 struct HostLink::Machine final : tessera::tinsel_hostlink::HostSide {
-  std::string properties;
-  uint32_t partition_bytes = 0;
   DeviceMain device_main = nullptr;
   std::vector<Message> send_buffer;
   struct Preload {
@@ -129,48 +102,16 @@ struct HostLink::Machine final : tessera::tinsel_hostlink::HostSide {
 HostLink::HostLink(HostLinkParams params, TesseraHostLinkBuild build)
     : machine_(std::make_unique<Machine>()) {
   Machine& m = *machine_;
-  m.properties = build.machine_properties;
-  if (const char* extra = getenv("TESSERA_HOSTLINK_PROPERTIES"); extra && *extra) {
-    for (const char* key :
-         {"boards-x", "boards-y", "tiles-x", "tiles-y", "cores-per-tile", "threads-per-core",
-          "partition-kib", "hostlink", "console-ids", "preload"}) {
-      if ((std::string(",") + extra).find(std::string(",") + key + "=") != std::string::npos) {
-        fail(std::string("TESSERA_HOSTLINK_PROPERTIES sets ") + key +
-             ", which the program's config.h or HostLink decides");
-      }
-    }
-    m.properties += std::string(",") + extra;
-  }
-  m.shape = TesseraShape{
-      property(m.properties, "boards-x", 1),       property(m.properties, "boards-y", 1),
-      property(m.properties, "tiles-x", 2),        property(m.properties, "tiles-y", 2),
-      property(m.properties, "cores-per-tile", 1), property(m.properties, "threads-per-core", 4)};
-  if (params.numBoxesX != 1 || params.numBoxesY != 1) {
-    fail(std::to_string(params.numBoxesX) + "x" + std::to_string(params.numBoxesY) +
-         " boxes requested, but this program was built for one box of " +
-         std::to_string(m.shape.boards_x) + "x" + std::to_string(m.shape.boards_y) +
-         " boards (config.h); build it for the whole mesh instead (docs/tinsel.md)");
-  }
+  m.configure(params, build.machine_properties);
   meshXLen = static_cast<int>(m.shape.boards_x);
   meshYLen = static_cast<int>(m.shape.boards_y);
-  m.partition_bytes = property(m.properties, "partition-kib", TESSERA_DEFAULT_partition_kib) << 10;
 }
 
 HostLink::~HostLink() = default;
 
 void HostLink::tesseraLoadHeapSRAM(uint32_t threadId, const void* data, uint32_t numBytes) {
   Machine& m = *machine_;
-  if (m.booted)
-    fail("tesseraLoadHeapSRAM() after boot(): memory is loaded when the machine starts");
-  if (!tessera_thread_exists(&m.shape, threadId)) {
-    fail("tesseraLoadHeapSRAM(): thread 0x" + hex(threadId) + " is not in this machine");
-  }
-  const uint32_t heap = m.partition_bytes / 4;
-  if (numBytes > heap) {
-    fail("tesseraLoadHeapSRAM(): " + std::to_string(numBytes) + " bytes for thread 0x" +
-         hex(threadId) + ", but its heap holds " + std::to_string(heap) +
-         "; raise partition-kib in the shape");
-  }
+  m.check_heap_load(threadId, numBytes);
   m.preload.push_back({threadId, std::string(static_cast<const char*>(data), numBytes)});
 }
 
@@ -185,14 +126,13 @@ void HostLink::boot(const char* codeFilename, const char* /*dataFilename*/) {
          "': this native program has no device program of that name (it has " + known + ")");
   }
   tessera::host::MachineParams params;
-  const std::string& p = m.properties;
   params.partition_size = m.partition_bytes;
-  params.clock_mhz = property(p, "clock-mhz", params.clock_mhz);
-  params.cpi = property(p, "cpi", params.cpi);
-  params.tile_hop_cycles = property(p, "tile-hop-cycles", params.tile_hop_cycles);
-  params.board_hop_cycles = property(p, "board-hop-cycles", params.board_hop_cycles);
-  params.buffer_flits = property(p, "buffer-flits", params.buffer_flits);
-  params.idle_master = property(p, "idle-master", std::string("origin")) == "centre"
+  params.clock_mhz = m.property("clock-mhz", params.clock_mhz);
+  params.cpi = m.property("cpi", params.cpi);
+  params.tile_hop_cycles = m.property("tile-hop-cycles", params.tile_hop_cycles);
+  params.board_hop_cycles = m.property("board-hop-cycles", params.board_hop_cycles);
+  params.buffer_flits = m.property("buffer-flits", params.buffer_flits);
+  params.idle_master = m.property("idle-master", std::string("origin")) == "centre"
                            ? TESSERA_TERMDET_MASTER_CENTRE
                            : TESSERA_TERMDET_MASTER_ORIGIN;
   // The host can always send, so every hart asleep is no deadlock by itself: recv() and

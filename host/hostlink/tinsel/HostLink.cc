@@ -46,12 +46,6 @@ using tessera::tinsel_hostlink::kBytesPerMsg;
 
 namespace {
 
-std::string hex(uint32_t x) {
-  char text[16];
-  snprintf(text, sizeof text, "%x", x);
-  return text;
-}
-
 using tessera::hostlink::Connection;
 using tessera::hostlink::exit_status;
 using tessera::hostlink::Listener;
@@ -71,25 +65,9 @@ void stop_live_machines() {
   }
 }
 
-// The value of key in "key=value,key=value", or fallback.
-uint32_t property(const std::string& properties, const std::string& key, uint32_t fallback) {
-  const std::string wanted = key + "=";
-  size_t at = 0;
-  while (at < properties.size()) {
-    const size_t end = std::min(properties.find(',', at), properties.size());
-    const std::string item = properties.substr(at, end - at);
-    if (item.compare(0, wanted.size(), wanted) == 0) {
-      return static_cast<uint32_t>(std::stoul(item.substr(wanted.size())));
-    }
-    at = end + 1;
-  }
-  return fallback;
-}
-
 }  // namespace
 
 struct HostLink::Machine final : tessera::tinsel_hostlink::HostSide {
-  std::string properties;  // -M tessera,<properties>
   std::string qemu, qemu_cmd;
 
   std::string board;     // a dev board's name (TESSERA_HOSTLINK_BOARD), or empty: -M tessera
@@ -113,7 +91,6 @@ struct HostLink::Machine final : tessera::tinsel_hostlink::HostSide {
     std::string bytes;
   };
   std::vector<Preload> preload;
-  uint32_t partition_bytes = 0;
 
   // Under mutex (HostSide's):
   bool link_closed = false, console_closed = false;
@@ -504,19 +481,9 @@ HostLink::HostLink(HostLinkParams params, TesseraHostLinkBuild build)
   static const bool registered = atexit(stop_live_machines) == 0;
   (void)registered;
   Machine& m = *machine_;
-  m.properties = build.machine_properties;
-  // Extra properties that change how the machine runs, not its shape (timing: cpi=4, say).
-  if (const char* extra = getenv("TESSERA_HOSTLINK_PROPERTIES"); extra && *extra) {
-    for (const char* key :
-         {"boards-x", "boards-y", "tiles-x", "tiles-y", "cores-per-tile", "threads-per-core",
-          "partition-kib", "hostlink", "console-ids", "preload"}) {
-      if ((std::string(",") + extra).find(std::string(",") + key + "=") != std::string::npos) {
-        fail(std::string("TESSERA_HOSTLINK_PROPERTIES sets ") + key +
-             ", which the program's config.h or HostLink decides");
-      }
-    }
-    m.properties += std::string(",") + extra;
-  }
+  m.configure(params, build.machine_properties);
+  meshXLen = static_cast<int>(m.shape.boards_x);
+  meshYLen = static_cast<int>(m.shape.boards_y);
   if (const char* ranks = getenv("TESSERA_RANKS"); ranks && *ranks && strcmp(ranks, "1") != 0) {
     char* end = nullptr;
     const unsigned long n = strtoul(ranks, &end, 10);
@@ -535,34 +502,11 @@ HostLink::HostLink(HostLinkParams params, TesseraHostLinkBuild build)
         (std::filesystem::path(m.qemu_cmd).parent_path().parent_path() / "board.sh").string();
     if (const char* port = getenv("TESSERA_HOSTLINK_BOARD_PORT"); port && *port) m.port = port;
   }
-  m.shape = TesseraShape{
-      property(m.properties, "boards-x", 1),       property(m.properties, "boards-y", 1),
-      property(m.properties, "tiles-x", 2),        property(m.properties, "tiles-y", 2),
-      property(m.properties, "cores-per-tile", 1), property(m.properties, "threads-per-core", 4)};
-  if (params.numBoxesX != 1 || params.numBoxesY != 1) {
-    fail(std::to_string(params.numBoxesX) + "x" + std::to_string(params.numBoxesY) +
-         " boxes requested, but this program was built for one box of " +
-         std::to_string(m.shape.boards_x) + "x" + std::to_string(m.shape.boards_y) +
-         " boards (config.h); build it for the whole mesh instead (docs/tinsel.md)");
-  }
-  meshXLen = static_cast<int>(m.shape.boards_x);
-  meshYLen = static_cast<int>(m.shape.boards_y);
-  m.partition_bytes = property(m.properties, "partition-kib", TESSERA_DEFAULT_partition_kib) << 10;
 }
 
 void HostLink::tesseraLoadHeapSRAM(uint32_t threadId, const void* data, uint32_t numBytes) {
   Machine& m = *machine_;
-  if (m.booted)
-    fail("tesseraLoadHeapSRAM() after boot(): memory is loaded when the machine starts");
-  if (!tessera_thread_exists(&m.shape, threadId)) {
-    fail("tesseraLoadHeapSRAM(): thread 0x" + hex(threadId) + " is not in this machine");
-  }
-  const uint32_t heap = m.partition_bytes / 4;
-  if (numBytes > heap) {
-    fail("tesseraLoadHeapSRAM(): " + std::to_string(numBytes) + " bytes for thread 0x" +
-         hex(threadId) + ", but its heap holds " + std::to_string(heap) +
-         "; raise partition-kib in the shape");
-  }
+  m.check_heap_load(threadId, numBytes);
   m.preload.push_back(
       {threadId, m.partition_bytes / 2, std::string(static_cast<const char*>(data), numBytes)});
 }

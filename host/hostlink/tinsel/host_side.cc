@@ -3,14 +3,78 @@
 #define TESSERA_HOSTLINK_LIBRARY
 #include "host_side.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include <algorithm>
+#include <stdexcept>
 #include <utility>
 
 #include "HostLink.h"
 
 namespace tessera::tinsel_hostlink {
+
+void HostSide::configure(const HostLinkParams& params, const char* built_properties) {
+  properties = built_properties;
+  // Extra properties that change how the machine runs, not its shape (timing: cpi=4, say).
+  if (const char* extra = getenv("TESSERA_HOSTLINK_PROPERTIES"); extra && *extra) {
+    for (const char* key :
+         {"boards-x", "boards-y", "tiles-x", "tiles-y", "cores-per-tile", "threads-per-core",
+          "partition-kib", "hostlink", "console-ids", "preload"}) {
+      if ((std::string(",") + extra).find(std::string(",") + key + "=") != std::string::npos) {
+        fail(std::string("TESSERA_HOSTLINK_PROPERTIES sets ") + key +
+             ", which the program's config.h or HostLink decides");
+      }
+    }
+    properties += std::string(",") + extra;
+  }
+  shape = TesseraShape{property("boards-x", 1),       property("boards-y", 1),
+                       property("tiles-x", 2),        property("tiles-y", 2),
+                       property("cores-per-tile", 1), property("threads-per-core", 4)};
+  if (params.numBoxesX != 1 || params.numBoxesY != 1) {
+    fail(std::to_string(params.numBoxesX) + "x" + std::to_string(params.numBoxesY) +
+         " boxes requested, but this program was built for one box of " +
+         std::to_string(shape.boards_x) + "x" + std::to_string(shape.boards_y) +
+         " boards (config.h); build it for the whole mesh instead (docs/tinsel.md)");
+  }
+  partition_bytes = property("partition-kib", TESSERA_DEFAULT_partition_kib) << 10;
+}
+
+std::string HostSide::property(const std::string& key, const std::string& fallback) const {
+  const std::string wanted = key + "=";
+  std::string value = fallback;
+  size_t at = 0;
+  while (at < properties.size()) {
+    const size_t end = std::min(properties.find(',', at), properties.size());
+    const std::string item = properties.substr(at, end - at);
+    if (item.compare(0, wanted.size(), wanted) == 0) value = item.substr(wanted.size());
+    at = end + 1;
+  }
+  return value;
+}
+
+uint32_t HostSide::property(const std::string& key, uint32_t fallback) const {
+  const std::string value = property(key, std::string());
+  if (value.empty()) return fallback;
+  try {
+    return static_cast<uint32_t>(std::stoul(value));
+  } catch (const std::exception&) {
+    fail("machine property " + key + "=" + value + ": not a number");
+  }
+}
+
+void HostSide::check_heap_load(uint32_t thread_id, uint32_t num_bytes) const {
+  if (booted) fail("tesseraLoadHeapSRAM() after boot(): memory is loaded when the machine starts");
+  if (!tessera_thread_exists(&shape, thread_id)) {
+    fail("tesseraLoadHeapSRAM(): thread 0x" + hex(thread_id) + " is not in this machine");
+  }
+  const uint32_t heap = partition_bytes / 4;
+  if (num_bytes > heap) {
+    fail("tesseraLoadHeapSRAM(): " + std::to_string(num_bytes) + " bytes for thread 0x" +
+         hex(thread_id) + ", but its heap holds " + std::to_string(heap) +
+         "; raise partition-kib in the shape");
+  }
+}
 
 std::string HostSide::tinsel_prefix(uint32_t id) const {
   uint32_t board_x, board_y, core, thread;

@@ -1,8 +1,9 @@
-// The host's side of a running machine, the same behind both of Tinsel's HostLinks (the
-// emulator's, HostLink.cc, and native mode's, native/HostLink.cc): the messages and console lines
-// the machine sent the host, waiting to be read, and the waits for them. Each HostLink's machine
-// is one (HostLink::Machine derives from it) and says when nothing more can come. Private to the
-// two libraries; host_side.cc has the HostLink calls made of it.
+// The host's side of a machine, the same behind both of Tinsel's HostLinks (the emulator's,
+// HostLink.cc, and native mode's, native/HostLink.cc): the machine the program was built for
+// (its properties and shape, the heaps loaded before it starts), and the messages and console
+// lines it sent the host, waiting to be read, with the waits for them. Each HostLink's machine is
+// one (HostLink::Machine derives from it) and says when nothing more can come. Private to the two
+// libraries; host_side.cc has the HostLink calls made of it.
 #pragma once
 
 #include <stddef.h>
@@ -28,7 +29,19 @@ class HostSide {
 
   virtual ~HostSide() = default;
 
+  // The machine of the program's build: its properties (config.h's, then
+  // TESSERA_HOSTLINK_PROPERTIES', which may not change the shape), shape and partition size.
+  // Ends the program if it asks for other boxes than the one it was built for.
+  void configure(const HostLinkParams& params, const char* built_properties);
+  std::string properties;  // key=value,...
   TesseraShape shape{};
+  uint32_t partition_bytes = 0;
+  // A property's value (the last one given), or fallback.
+  std::string property(const std::string& key, const std::string& fallback) const;
+  uint32_t property(const std::string& key, uint32_t fallback) const;
+  // Ends the program unless tesseraLoadHeapSRAM() may load numBytes into the thread's heap.
+  void check_heap_load(uint32_t thread_id, uint32_t num_bytes) const;
+
   bool booted = false;   // boot() was called
   bool started = false;  // go() was called
 

@@ -22,6 +22,13 @@ inline constexpr uint32_t kBytesPerMsg = TESSERA_MAX_FLITS * TESSERA_BYTES_PER_F
   exit(status);
 }
 
+// A thread id in an error, as "0x" + hex(id).
+inline std::string hex(uint32_t x) {
+  char text[16];
+  snprintf(text, sizeof text, "%x", x);
+  return text;
+}
+
 // Tinsel's core ids number a board's cores: core bits, then tile x, then tile y.
 inline uint32_t to_addr(const TesseraShape& s, uint32_t meshX, uint32_t meshY, uint32_t coreId,
                         uint32_t threadId) {
