@@ -472,6 +472,8 @@ struct HostLink::Machine final : tessera::tinsel_hostlink::HostSide {
            i++)
         why += "\n  " + lines[i];
     }
+    // Not held through exit(): a HostLink destroyed at exit joins threads that take it.
+    lock.unlock();
     fail(why, code == 0 ? EXIT_FAILURE : code);
   }
 };
