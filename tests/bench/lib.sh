@@ -109,3 +109,32 @@ wrote() {
     for f in "$@"; do names+=("$(basename "$f")"); done
     echo "wrote ${names[*]} in ${bench_out#"$TESSERA_REPO"/} ($((SECONDS - ${bench_start:-0})) s)"
 }
+
+# The benches of one operation over every hart (ocbus, reflex): per_operation_run <name> <title>
+# <measure>, with $shapes ("harts:properties" lines) set, calls
+# `<measure> <harts> <properties> <arrival> <cpi> <csv>` for each shape and each arrival
+# (simultaneous, jittered), at cpi 1 into <name>.csv and at cpi = threads per core into
+# <name>-cpi-tpc.csv (columns operation,harts,arrival,cycles_per_op,host_s_per_op), each pass
+# under "<title>, cpi ...:", then plots both with tests/bench/<name>_plot.py into <name>.svg.
+per_operation_run() {
+    local name=$1 title=$2 measure=$3 label csv cpi harts shape arrival
+    local csv1="$out_dir/$name.csv" csv_tpc="$out_dir/$name-cpi-tpc.csv" svg="$out_dir/$name.svg"
+    local header="operation,harts,arrival,cycles_per_op,host_s_per_op"
+    echo "$header" >"$csv1"
+    echo "$header" >"$csv_tpc"
+    bench_start=$SECONDS
+    for label in 1 tpc; do
+        csv=$csv1
+        [ "$label" = tpc ] && csv=$csv_tpc
+        echo "$title, cpi ${label/tpc/= threads per core} (modelled cycles; host seconds):"
+        while IFS=: read -r harts shape; do
+            cpi=1
+            [ "$label" = tpc ] && cpi=$(echo "$shape" | sed 's/.*threads-per-core=\([0-9]*\).*/\1/')
+            for arrival in simultaneous jittered; do
+                "$measure" "$harts" "$shape" "$arrival" "$cpi" "$csv"
+            done
+        done <<<"$shapes"
+    done
+    /usr/bin/python3 "$(dirname "${BASH_SOURCE[0]}")/${name}_plot.py" "$csv1" "$csv_tpc" "$svg"
+    wrote "$csv1" "$csv_tpc" "$svg"
+}

@@ -26,20 +26,9 @@ all_shapes="2:tiles-x=1,tiles-y=1,cores-per-tile=1,threads-per-core=2
 # --quick: up to 256 harts.
 shapes=$(by_quick "$all_shapes" "$(head -n 5 <<<"$all_shapes")")
 
-csv1="$out_dir/ocbus.csv"
-csv_tpc="$out_dir/ocbus-cpi-tpc.csv"
-svg="$out_dir/ocbus.svg"
-header="operation,harts,arrival,cycles_per_op,host_s_per_op"
-echo "$header" >"$csv1"
-echo "$header" >"$csv_tpc"
-
-# measure <harts> <shape> <arrival> <cpi label> <csv>
+# measure <harts> <shape> <arrival> <cpi> <csv>: one run, its rows (per_operation_run, lib.sh)
 measure() {
-    local harts=$1 shape=$2 arrival=$3 cpi_label=$4 csv=$5 cpi stamped op t0 line t1 episodes cycles
-    cpi=1
-    if [ "$cpi_label" = tpc ]; then
-        cpi=$(echo "$shape" | sed 's/.*threads-per-core=\([0-9]*\).*/\1/')
-    fi
+    local harts=$1 shape=$2 arrival=$3 cpi=$4 csv=$5 stamped op t0 line t1 episodes cycles
     local what="ocbus_bench_$arrival on $harts harts, cpi $cpi"
     stamped=$(boot_stamped "$apps/ocbus_bench_$arrival.elf" "$shape,cpi=$cpi")
     for op in acwt arbitration ocbus_barrier; do
@@ -57,16 +46,4 @@ measure() {
     done
 }
 
-bench_start=$SECONDS
-for cpi_label in 1 tpc; do
-    csv=$csv1
-    [ "$cpi_label" = tpc ] && csv=$csv_tpc
-    echo "Open-collector bus over every hart, cpi ${cpi_label/tpc/= threads per core} (modelled cycles; host seconds):"
-    while IFS=: read -r harts shape; do
-        for arrival in simultaneous jittered; do
-            measure "$harts" "$shape" "$arrival" "$cpi_label" "$csv"
-        done
-    done <<<"$shapes"
-done
-/usr/bin/python3 "$(dirname "$0")/ocbus_plot.py" "$csv1" "$csv_tpc" "$svg"
-wrote "$csv1" "$csv_tpc" "$svg"
+per_operation_run ocbus "Open-collector bus over every hart" measure

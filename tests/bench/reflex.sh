@@ -33,20 +33,9 @@ all_shapes="2:tiles-x=1,tiles-y=1,cores-per-tile=1,threads-per-core=2
 # --quick: up to 256 harts.
 shapes=$(by_quick "$all_shapes" "$(head -n 8 <<<"$all_shapes")")
 
-csv1="$out_dir/reflex.csv"
-csv_tpc="$out_dir/reflex-cpi-tpc.csv"
-svg="$out_dir/reflex.svg"
-header="operation,harts,arrival,cycles_per_op,host_s_per_op"
-echo "$header" >"$csv1"
-echo "$header" >"$csv_tpc"
-
-# measure <harts> <shape> <arrival> <cpi label> <csv>
+# measure <harts> <shape> <arrival> <cpi> <csv>: one run, its rows (per_operation_run, lib.sh)
 measure() {
-    local harts=$1 shape=$2 arrival=$3 cpi_label=$4 csv=$5 cpi stamped t0 line t1 cycles per host
-    cpi=1
-    if [ "$cpi_label" = tpc ]; then
-        cpi=$(echo "$shape" | sed 's/.*threads-per-core=\([0-9]*\).*/\1/')
-    fi
+    local harts=$1 shape=$2 arrival=$3 cpi=$4 csv=$5 stamped t0 line t1 cycles per host
     local what="reflex_bench_$arrival on $harts harts, cpi $cpi"
     stamped=$(boot_stamped "$apps/reflex_bench_$arrival.elf" "$shape,cpi=$cpi")
     t0=$(expect_line "$what" ' reflex_bench: start' "$stamped" | awk '{ print $1 }')
@@ -61,16 +50,4 @@ measure() {
         "$harts" "$cpi" "$arrival" "$per" "$host"
 }
 
-bench_start=$SECONDS
-for cpi_label in 1 tpc; do
-    csv=$csv1
-    [ "$cpi_label" = tpc ] && csv=$csv_tpc
-    echo "Reflex barrier over every hart, cpi ${cpi_label/tpc/= threads per core} (modelled cycles; host seconds):"
-    while IFS=: read -r harts shape; do
-        for arrival in simultaneous jittered; do
-            measure "$harts" "$shape" "$arrival" "$cpi_label" "$csv"
-        done
-    done <<<"$shapes"
-done
-/usr/bin/python3 "$(dirname "$0")/reflex_plot.py" "$csv1" "$csv_tpc" "$svg"
-wrote "$csv1" "$csv_tpc" "$svg"
+per_operation_run reflex "Reflex barrier over every hart" measure
