@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# ./tessera bench host [--quick] [--against <commit>]... [--workloads w,...]: where the emulator's
-# host time goes,
+# ./tessera bench host [--quick] [--against <commit>]... [--workloads w,...] [--runs N]: where the
+# emulator's host time goes,
 # on one core, for five workloads (issue 29; docs/machine.md "Where host time goes"):
 #   compute    the compute-only loop of apps/bench_mips (6 instructions a turn), one hart
 #   pingpong   two threads on different boards bounce a one-flit message, the rest returned
@@ -18,8 +18,9 @@
 # the tree's own (./tessera sdk), and with --against, each commit's, built by its own ./tessera in
 # a git worktree under build/bench-host/<commit>/ (kept for the next run; its QEMU comes from
 # the QEMU cache, keyed by its inputs). So each build runs the same source with its own runtime,
-# HostLink and QEMU. The runs interleave: each workload, 3 times (--quick: once), each build in
-# turn; host_s is the median. Every run is checked (exit status, its output, heat against the
+# HostLink and QEMU. The runs interleave: each workload, 3 times (--quick: once; --runs N: N
+# times, for a machine whose speed moves more between runs), each build in turn; host_s is the
+# median. Every run is checked (exit status, its output, heat against the
 # host reference); a build's modelled results (the programs' cycle and message counts) are
 # compared with the tree's and the summary says where they differ.
 #
@@ -60,13 +61,16 @@ here=$(cd "$(dirname "$0")" && pwd)
 bench_start=$SECONDS
 against=()
 only=""
+runs_opt=""
 while [ $# -gt 0 ]; do
     case $1 in
     --against) [ $# -ge 2 ] || bench_fail "--against needs a commit" 2; against+=("$2"); shift 2 ;;
     --against=*) against+=("${1#--against=}"); shift ;;
     --workloads) [ $# -ge 2 ] || bench_fail "--workloads needs a list" 2; only=$2; shift 2 ;;
     --workloads=*) only=${1#--workloads=}; shift ;;
-    *) bench_fail "unexpected argument '$1' (usage: ./tessera bench host [--quick] [--against <commit>]... [--workloads w,...])" 2 ;;
+    --runs) [ $# -ge 2 ] || bench_fail "--runs needs a number" 2; runs_opt=$2; shift 2 ;;
+    --runs=*) runs_opt=${1#--runs=}; shift ;;
+    *) bench_fail "unexpected argument '$1' (usage: ./tessera bench host [--quick] [--against <commit>]... [--workloads w,...] [--runs N])" 2 ;;
     esac
 done
 
@@ -74,6 +78,10 @@ root="$TESSERA_REPO/build/bench-host"
 mkdir -p "$root"
 quick_suffix=$(by_quick "" "-quick")
 runs=$(by_quick 3 1)
+if [ -n "$runs_opt" ]; then
+    [[ $runs_opt =~ ^[1-9][0-9]*$ ]] || bench_fail "--runs $runs_opt: a whole number of runs, 1 or more" 2
+    runs=$runs_opt
+fi
 vertices=$(by_quick 20000 2000)
 steps=$(by_quick 100 4)
 workloads="boot compute pingpong idle heat_sync heat_async"

@@ -6,6 +6,13 @@
 set -euo pipefail
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# A wrong --runs is refused with status 2 before anything is built.
+status=0
+TESSERA_BENCH_OUT="$work" bash "$TESSERA_REPO/tests/bench/host.sh" --runs 0 2>"$work/err" || status=$?
+if [ "$status" != 2 ] || ! grep -q -- "--runs 0" "$work/err"; then
+    echo "host.sh --runs 0: status $status, said: $(cat "$work/err")" >&2
+    exit 1
+fi
 TESSERA_BENCH_OUT="$work" TESSERA_BENCH_QUICK=1 bash "$TESSERA_REPO/tests/bench/host.sh"
 /usr/bin/python3 - "$work/host.csv" <<'PY'
 import csv, sys
